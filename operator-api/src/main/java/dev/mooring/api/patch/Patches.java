@@ -1,0 +1,154 @@
+package dev.mooring.api.patch;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.JSON;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * RFC 6902 JSON Patch calculation. Pure functions: no I/O, inputs are never modified.
+ */
+public final class Patches {
+
+    private Patches() {
+    }
+
+    /**
+     * The JSON Patch that turns {@code before} into {@code after}.
+     *
+     * <p>Object members are compared recursively, in sorted key order: a member only in
+     * {@code before} is removed, a member only in {@code after} is added, a member in both is
+     * diffed. Any other difference (arrays, scalars, a change of JSON type) replaces the whole
+     * value, so arrays are replaced atomically and a changed root gives the path {@code ""}.
+     * Explicit {@code null} is a value. Keys are escaped as JSON Pointer tokens ({@code ~} as
+     * {@code ~0}, {@code /} as {@code ~1}).
+     *
+     * @return the operations; empty when the documents are equal
+     */
+    public static JsonArray jsonPatch(JsonValue before, JsonValue after) {
+        Objects.requireNonNull(before, "before");
+        Objects.requireNonNull(after, "after");
+        JsonArrayBuilder operations = Json.createArrayBuilder();
+        diffValues("", before, after, operations);
+        return operations.build();
+    }
+
+    /**
+     * The guarded patch between two copies of one fetched object: {@code original} as read from
+     * the server and {@code desired}, an edited copy of it.
+     *
+     * <p>When anything differs, the operations start with {@code test} operations on
+     * {@code /metadata/uid} and {@code /metadata/resourceVersion}, so that the API server rejects
+     * the patch (with 409 or 422, see {@code KubernetesException.isConflict()}) if the object was
+     * changed or replaced since it was read. Empty collections count as absent, as Kubernetes
+     * treats them (client-java models cannot tell the two apart), and {@code null} fields are
+     * omitted; clearing a field removes it.
+     *
+     * @return the operations; empty when nothing changed, meaning no write is needed
+     * @throws IllegalArgumentException if {@code original} lacks {@code metadata.uid} or
+     *     {@code metadata.resourceVersion}, or if the two differ in kind, name, namespace, UID or
+     *     resourceVersion
+     */
+    public static JsonArray diff(KubernetesObject original, KubernetesObject desired) {
+        Objects.requireNonNull(original, "original");
+        Objects.requireNonNull(desired, "desired");
+        var before = original.getMetadata();
+        var after = desired.getMetadata();
+        if (before == null || before.getUid() == null || before.getResourceVersion() == null) {
+            throw new IllegalArgumentException(
+                    "A guarded diff needs a fetched object with metadata.uid and metadata.resourceVersion");
+        }
+        if (after == null || !Objects.equals(original.getKind(), desired.getKind())
+                || !Objects.equals(before.getName(), after.getName())
+                || !Objects.equals(before.getNamespace(), after.getNamespace())) {
+            throw new IllegalArgumentException("A guarded diff cannot change kind, name or namespace");
+        }
+        if (!before.getUid().equals(after.getUid()) || !before.getResourceVersion().equals(after.getResourceVersion())) {
+            throw new IllegalArgumentException("A guarded diff cannot change metadata.uid or metadata.resourceVersion");
+        }
+        JsonArray changes = jsonPatch(withoutEmpty(toJson(original)), withoutEmpty(toJson(desired)));
+        if (changes.isEmpty()) {
+            return changes;
+        }
+        JsonArrayBuilder guarded = Json.createArrayBuilder()
+                .add(test("/metadata/uid", before.getUid()))
+                .add(test("/metadata/resourceVersion", before.getResourceVersion()));
+        changes.forEach(guarded::add);
+        return guarded.build();
+    }
+
+    /** The JSON form of a client-java model, as client-java sends it. */
+    public static JsonValue toJson(Object model) {
+        try (JsonReader reader = Json.createReader(new StringReader(JSON.serialize(model)))) {
+            return reader.readValue();
+        }
+    }
+
+    /** Escape one JSON Pointer reference token (RFC 6901). */
+    public static String escape(String token) {
+        return token.replace("~", "~0").replace("/", "~1");
+    }
+
+    private static JsonObject test(String path, String value) {
+        return Json.createObjectBuilder().add("op", "test").add("path", path).add("value", value).build();
+    }
+
+    private static void diffValues(String path, JsonValue before, JsonValue after, JsonArrayBuilder out) {
+        if (before.getValueType() == JsonValue.ValueType.OBJECT && after.getValueType() == JsonValue.ValueType.OBJECT) {
+            JsonObject from = before.asJsonObject();
+            JsonObject to = after.asJsonObject();
+            TreeSet<String> keys = new TreeSet<>(from.keySet());
+            keys.addAll(to.keySet());
+            for (String key : keys) {
+                String child = path + "/" + escape(key);
+                if (!to.containsKey(key)) {
+                    out.add(Json.createObjectBuilder().add("op", "remove").add("path", child));
+                } else if (!from.containsKey(key)) {
+                    out.add(Json.createObjectBuilder().add("op", "add").add("path", child).add("value", to.get(key)));
+                } else {
+                    diffValues(child, from.get(key), to.get(key), out);
+                }
+            }
+        } else if (!before.equals(after)) {
+            out.add(Json.createObjectBuilder().add("op", "replace").add("path", path).add("value", after));
+        }
+    }
+
+    /** Drops empty objects and arrays (recursively) from object members. */
+    private static JsonValue withoutEmpty(JsonValue value) {
+        switch (value.getValueType()) {
+            case OBJECT -> {
+                JsonObjectBuilder copy = Json.createObjectBuilder();
+                for (Map.Entry<String, JsonValue> member : value.asJsonObject().entrySet()) {
+                    JsonValue cleaned = withoutEmpty(member.getValue());
+                    if (!isEmptyCollection(cleaned)) {
+                        copy.add(member.getKey(), cleaned);
+                    }
+                }
+                return copy.build();
+            }
+            case ARRAY -> {
+                JsonArrayBuilder copy = Json.createArrayBuilder();
+                value.asJsonArray().forEach(item -> copy.add(withoutEmpty(item)));
+                return copy.build();
+            }
+            default -> {
+                return value;
+            }
+        }
+    }
+
+    private static boolean isEmptyCollection(JsonValue value) {
+        return (value.getValueType() == JsonValue.ValueType.OBJECT && value.asJsonObject().isEmpty())
+                || (value.getValueType() == JsonValue.ValueType.ARRAY && value.asJsonArray().isEmpty());
+    }
+}

@@ -1,0 +1,116 @@
+package dev.mooring.runtime;
+
+import dev.mooring.runtime.internal.KubeHttp;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.Config;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.logging.Logger;
+
+/**
+ * The operator's connection to the Kubernetes API server.
+ *
+ * <p>The first of these that is present wins:
+ * <ol>
+ *   <li>the {@code KUBECONFIG} environment variable (the first file it lists);</li>
+ *   <li>the in-cluster service account ({@code KUBERNETES_SERVICE_HOST} set and
+ *       {@code /var/run/secrets/kubernetes.io/serviceaccount/token} readable);</li>
+ *   <li>the MicroProfile Config property {@code mooring.kubeconfig};</li>
+ *   <li>{@code ~/.kube/config}.</li>
+ * </ol>
+ * Two HTTP clients share that configuration: one for ordinary requests (read timeout
+ * {@code mooring.request.timeout}) and one for watches, whose read timeout is the watch idle
+ * timeout so that a silently dead connection is detected.
+ */
+@ApplicationScoped
+public class KubernetesConnection {
+
+    private static final Logger LOG = Logger.getLogger(KubernetesConnection.class.getName());
+    private static final Path SERVICE_ACCOUNT_TOKEN = Path.of(Config.SERVICEACCOUNT_TOKEN_PATH);
+
+    @Inject
+    MooringConfig config;
+
+    private String source;
+    private KubeHttp requests;
+    private KubeHttp watches;
+
+    @PostConstruct
+    void connect() {
+        Function<Integer, ApiClient> factory = clientFactory(System.getenv());
+        requests = new KubeHttp(factory.apply((int) config.requestTimeout().toMillis()));
+        watches = new KubeHttp(factory.apply((int) config.watchIdleTimeout().toMillis()));
+        LOG.info(() -> "Mooring connects to " + requests.apiClient().getBasePath() + " (" + source + ")");
+    }
+
+    /** The client for ordinary requests. */
+    public KubeHttp requests() {
+        return requests;
+    }
+
+    /** The client for watches. */
+    public KubeHttp watches() {
+        return watches;
+    }
+
+    /** Where the connection settings came from, for logs and diagnostics. */
+    public String source() {
+        return source;
+    }
+
+    private Function<Integer, ApiClient> clientFactory(Map<String, String> env) {
+        String kubeconfigEnv = env.get(Config.ENV_KUBECONFIG);
+        if (kubeconfigEnv != null && !kubeconfigEnv.isBlank()) {
+            Path path = Path.of(kubeconfigEnv.split(java.io.File.pathSeparator)[0]);
+            source = "KUBECONFIG=" + path;
+            return timeout -> fromKubeconfig(path, timeout);
+        }
+        if (env.get(Config.ENV_SERVICE_HOST) != null && Files.isReadable(SERVICE_ACCOUNT_TOKEN)) {
+            source = "in-cluster service account";
+            return timeout -> withTimeout(inCluster(), timeout);
+        }
+        if (config.kubeconfig().isPresent()) {
+            Path path = config.kubeconfig().get();
+            source = "mooring.kubeconfig=" + path;
+            return timeout -> fromKubeconfig(path, timeout);
+        }
+        Path home = Path.of(System.getProperty("user.home"), ".kube", "config");
+        if (Files.isReadable(home)) {
+            source = home.toString();
+            return timeout -> fromKubeconfig(home, timeout);
+        }
+        throw new IllegalStateException("No Kubernetes connection configured: set the KUBECONFIG environment variable,"
+                + " run in a cluster with a service account, set the MicroProfile Config property mooring.kubeconfig,"
+                + " or provide ~/.kube/config");
+    }
+
+    private static ApiClient fromKubeconfig(Path path, int readTimeoutMillis) {
+        if (!Files.isReadable(path)) {
+            throw new IllegalStateException("The kubeconfig file " + path + " does not exist or is not readable");
+        }
+        try {
+            return withTimeout(Config.fromConfig(path.toString()), readTimeoutMillis);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("The kubeconfig file " + path + " could not be loaded: " + e.getMessage(), e);
+        }
+    }
+
+    private static ApiClient inCluster() {
+        try {
+            return Config.fromCluster();
+        } catch (IOException e) {
+            throw new UncheckedIOException("The in-cluster service account configuration could not be loaded", e);
+        }
+    }
+
+    private static ApiClient withTimeout(ApiClient client, int readTimeoutMillis) {
+        return client.setReadTimeout(readTimeoutMillis);
+    }
+}

@@ -1,0 +1,329 @@
+package dev.mooring.runtime.internal;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.client.KubernetesException;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.util.Watch;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Keeps a local cache of one kind in one scope in step with the API server, and reports every
+ * change to a listener.
+ *
+ * <p>{@link #run()} is the informer's loop; it runs on a managed thread until {@link #stop()}:
+ * a paginated list, then a watch from the list's resourceVersion with bookmarks. A watch that
+ * ends normally is resumed from the last seen resourceVersion; a 410 Gone (history compacted)
+ * leads to a relist, which reports what changed while disconnected (adds, updates, deletes); a
+ * transport failure or a watch that stays silent longer than the watch client's read timeout is
+ * retried with exponential backoff (1 s doubling to the configured cap). Authorization failures
+ * and a kind that is not served (401, 403, 404) are fatal: {@link #run()} throws them.
+ *
+ * <p>Mooring writes its own informer instead of using client-java's reflector because that one
+ * retries authorization failures forever without reporting them and can stop watching silently.
+ */
+public final class Informer<T extends KubernetesObject> {
+
+    private static final Logger LOG = Logger.getLogger(Informer.class.getName());
+    private static final int PAGE_SIZE = 500;
+    private static final Duration MIN_WATCH_TIMEOUT = Duration.ofMinutes(5);
+
+    private final KubeHttp lists;
+    private final KubeHttp watches;
+    private final ResourceType<T> type;
+    private final String namespace;
+    private final String labelSelector;
+    private final InformerListener<T> listener;
+    private final Duration backoffCap;
+
+    private final Map<ObjectKey, T> store = new ConcurrentHashMap<>();
+    private final CountDownLatch synced = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean stopped;
+    private volatile Watch<JsonObject> current;
+    private volatile Throwable failure;
+    private volatile boolean initialListDone;
+    private String resourceVersion;
+
+    /**
+     * @param namespace the namespace to watch, or null for all namespaces (or a cluster-scoped kind)
+     * @param labelSelector a label selector, or null for none
+     */
+    public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
+            Duration backoffCap, InformerListener<T> listener) {
+        this.lists = lists;
+        this.watches = watches;
+        this.type = type;
+        this.namespace = type.namespaced() ? namespace : null;
+        this.labelSelector = labelSelector == null || labelSelector.isBlank() ? null : labelSelector;
+        this.backoffCap = backoffCap;
+        this.listener = listener;
+    }
+
+    /** The loop: list, watch, relist when needed, until stopped. Throws only on fatal errors. */
+    public void run() {
+        Duration backoff = Duration.ofSeconds(1);
+        boolean needList = true;
+        try {
+            while (!stopped) {
+                try {
+                    if (needList) {
+                        relist();
+                        needList = false;
+                    }
+                    needList = watchOnce();
+                    backoff = Duration.ofSeconds(1);
+                } catch (KubernetesException e) {
+                    if (stopped) {
+                        break;
+                    }
+                    if (isFatal(e)) {
+                        throw e;
+                    }
+                    if (e.code() == 410) {
+                        needList = true;
+                        continue;
+                    }
+                    LOG.log(Level.WARNING, "Watch of {0} failed, retrying in {1} s: {2}",
+                            new Object[] {describe(), backoff.toMillis() / 1000.0, e.getMessage()});
+                    sleep(jittered(backoff));
+                    backoff = min(backoff.multipliedBy(2), backoffCap);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            finished.countDown();
+            synced.countDown(); // release waiters; they check hasSynced()/failure()
+        }
+    }
+
+    /** Stop the loop; closes the open watch so that a blocked read returns at once. */
+    public void stop() {
+        stopped = true;
+        Watch<JsonObject> watch = current;
+        if (watch != null) {
+            try {
+                watch.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.FINE, "Closing the watch of " + describe() + " failed", e);
+            }
+        }
+    }
+
+    /** Wait until the initial list is cached, the informer failed, or it stopped. */
+    public boolean awaitSynced(Duration timeout) throws InterruptedException {
+        return synced.await(timeout.toNanos(), TimeUnit.NANOSECONDS) && hasSynced();
+    }
+
+    /** Whether the initial list has been cached (stays true after later relists start). */
+    public boolean hasSynced() {
+        return synced.getCount() == 0 && failure == null && initialListDone;
+    }
+
+    /** The fatal failure that ended the informer, if any. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** A copy of the cached object with this key. */
+    public Optional<T> get(ObjectKey key) {
+        T cached = store.get(key);
+        return cached == null ? Optional.empty() : Optional.of(Models.copy(cached));
+    }
+
+    /** Copies of every cached object. */
+    public List<T> list() {
+        List<T> copies = new ArrayList<>(store.size());
+        store.values().forEach(object -> copies.add(Models.copy(object)));
+        return copies;
+    }
+
+    /** Re-deliver every cached object as an update to itself (the periodic resync). */
+    public void resync() {
+        for (T object : store.values()) {
+            listener.onUpdate(object, object);
+        }
+    }
+
+    /** A description for logs: kind, scope and selector. */
+    public String describe() {
+        return type.kind() + (namespace == null ? " (all namespaces)" : " in " + namespace)
+                + (labelSelector == null ? "" : " with labels " + labelSelector);
+    }
+
+    private void relist() {
+        Map<ObjectKey, T> listed = new HashMap<>();
+        String continueToken = null;
+        String listVersion;
+        do {
+            Map<String, String> query = new HashMap<>();
+            query.put("limit", Integer.toString(PAGE_SIZE));
+            if (continueToken != null) {
+                query.put("continue", continueToken);
+            }
+            if (labelSelector != null) {
+                query.put("labelSelector", labelSelector);
+            }
+            JsonObject page = lists.get(type.collectionPath(namespace), query);
+            for (JsonElement item : page.getAsJsonArray("items")) {
+                T object = Models.fromJson(item.getAsJsonObject(), type);
+                listed.put(ObjectKey.of(object), object);
+            }
+            JsonObject metadata = page.getAsJsonObject("metadata");
+            listVersion = stringOrNull(metadata, "resourceVersion");
+            continueToken = stringOrNull(metadata, "continue");
+        } while (continueToken != null && !continueToken.isEmpty());
+
+        // Deletes first (gone, or replaced under the same name), then adds and updates.
+        for (Map.Entry<ObjectKey, T> old : new ArrayList<>(store.entrySet())) {
+            T now = listed.get(old.getKey());
+            if (now == null || !sameUid(old.getValue(), now)) {
+                store.remove(old.getKey());
+                listener.onDelete(old.getValue());
+            }
+        }
+        for (Map.Entry<ObjectKey, T> entry : listed.entrySet()) {
+            T previous = store.put(entry.getKey(), entry.getValue());
+            if (previous == null) {
+                listener.onAdd(entry.getValue());
+            } else {
+                listener.onUpdate(previous, entry.getValue());
+            }
+        }
+        resourceVersion = listVersion;
+        if (!initialListDone) {
+            initialListDone = true;
+            LOG.info(() -> "Initial list of " + describe() + " complete: " + listed.size() + " objects");
+        }
+        synced.countDown();
+    }
+
+    /** One watch request; returns true when a relist is needed. */
+    private boolean watchOnce() {
+        Map<String, String> query = new HashMap<>();
+        query.put("resourceVersion", resourceVersion);
+        query.put("allowWatchBookmarks", "true");
+        long timeout = MIN_WATCH_TIMEOUT.toSeconds();
+        query.put("timeoutSeconds", Long.toString(timeout + ThreadLocalRandom.current().nextLong(timeout)));
+        if (labelSelector != null) {
+            query.put("labelSelector", labelSelector);
+        }
+        try (Watch<JsonObject> watch = watches.watch(type.collectionPath(namespace), query)) {
+            current = watch;
+            if (stopped) {
+                return false;
+            }
+            for (Watch.Response<JsonObject> event : watch) {
+                if (handle(event)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            throw new KubernetesException(0, "", "Closing the watch of " + describe() + " failed: " + e, e);
+        } catch (RuntimeException e) {
+            if (e instanceof KubernetesException kubernetes) {
+                throw kubernetes;
+            }
+            // client-java reports a broken or timed-out stream as a RuntimeException wrapping an IOException
+            throw new KubernetesException(0, "", "The watch of " + describe() + " broke: " + rootMessage(e), e);
+        } finally {
+            current = null;
+        }
+    }
+
+    /** Applies one watch event; returns true when the history expired and a relist is needed. */
+    private boolean handle(Watch.Response<JsonObject> event) {
+        switch (event.type) {
+            case "ADDED", "MODIFIED" -> {
+                T object = Models.fromJson(event.object, type);
+                T previous = store.put(ObjectKey.of(object), object);
+                if (previous == null) {
+                    listener.onAdd(object);
+                } else {
+                    listener.onUpdate(previous, object);
+                }
+                resourceVersion = object.getMetadata().getResourceVersion();
+            }
+            case "DELETED" -> {
+                T object = Models.fromJson(event.object, type);
+                T previous = store.remove(ObjectKey.of(object));
+                listener.onDelete(previous != null ? previous : object);
+                resourceVersion = object.getMetadata().getResourceVersion();
+            }
+            case "BOOKMARK" -> {
+                JsonObject metadata = event.object == null ? null : event.object.getAsJsonObject("metadata");
+                String version = metadata == null ? null : stringOrNull(metadata, "resourceVersion");
+                if (version != null) {
+                    resourceVersion = version;
+                }
+            }
+            case "ERROR" -> {
+                int code = event.status == null || event.status.getCode() == null ? 0 : event.status.getCode();
+                if (code == 410) {
+                    LOG.info(() -> "Watch history of " + describe() + " expired (410 Gone); relisting");
+                    return true;
+                }
+                String message = event.status == null ? "unknown error" : event.status.getMessage();
+                throw new KubernetesException(code, event.status == null ? "" : Objects.toString(event.status.getReason(), ""),
+                        "The watch of " + describe() + " reported an error: " + message, null);
+            }
+            default -> LOG.warning(() -> "Ignoring watch event of unknown type " + event.type + " for " + describe());
+        }
+        return false;
+    }
+
+    private static boolean isFatal(KubernetesException e) {
+        return e.code() == 401 || e.code() == 403 || e.code() == 404;
+    }
+
+    private boolean sameUid(T a, T b) {
+        return Objects.equals(a.getMetadata().getUid(), b.getMetadata().getUid());
+    }
+
+    private static String stringOrNull(JsonObject object, String member) {
+        JsonElement value = object == null ? null : object.get(member);
+        return value == null || value.isJsonNull() ? null : value.getAsString();
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.toString();
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static Duration jittered(Duration d) {
+        return Duration.ofNanos((long) (d.toNanos() * (0.9 + 0.2 * ThreadLocalRandom.current().nextDouble())));
+    }
+
+    private void sleep(Duration d) throws InterruptedException {
+        long end = System.nanoTime() + d.toNanos();
+        while (!stopped && System.nanoTime() < end) {
+            TimeUnit.NANOSECONDS.sleep(Math.min(end - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(200)));
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.mooring.runtime.internal;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.reflect.TypeToken;
+import dev.mooring.api.client.KubernetesException;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.util.Watch;
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * Raw JSON requests to the API server through a configured client-java {@link ApiClient}
+ * (authentication, TLS, timeouts). Every failure becomes a {@link KubernetesException} naming
+ * the request, the HTTP status and the server's explanation.
+ */
+public final class KubeHttp {
+
+    private static final String[] AUTH = {"BearerToken"};
+    private static final Type WATCH_EVENT = TypeToken.getParameterized(Watch.Response.class, JsonObject.class).getType();
+
+    private final ApiClient client;
+
+    public KubeHttp(ApiClient client) {
+        this.client = client;
+    }
+
+    public ApiClient apiClient() {
+        return client;
+    }
+
+    /** GET a JSON document; empty when the server answers 404. */
+    public java.util.Optional<JsonObject> getOptional(String path, Map<String, String> query) {
+        try {
+            return java.util.Optional.of(get(path, query));
+        } catch (KubernetesException e) {
+            if (e.isNotFound()) {
+                return java.util.Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** GET a JSON document. */
+    public JsonObject get(String path, Map<String, String> query) {
+        return send("GET", path, query, null, null);
+    }
+
+    /** Send a request with a JSON body of the given content type, returning the JSON answer. */
+    public JsonObject send(String method, String path, Map<String, String> query, String body, String contentType) {
+        Call call = buildCall(method, path, query, body, contentType);
+        try (Response response = call.execute()) {
+            ResponseBody responseBody = response.body();
+            String text = responseBody == null ? "" : responseBody.string();
+            if (!response.isSuccessful()) {
+                throw failure(method, path, response.code(), text, null);
+            }
+            JsonElement parsed = JsonParser.parseString(text);
+            if (!parsed.isJsonObject()) {
+                throw new KubernetesException(response.code(), "", method + " " + path + ": the answer is not a JSON object", null);
+            }
+            return parsed.getAsJsonObject();
+        } catch (IOException e) {
+            throw new KubernetesException(0, "", method + " " + path + " failed: " + e, e);
+        }
+    }
+
+    /** Open a watch; the caller closes it. */
+    public Watch<JsonObject> watch(String path, Map<String, String> query) {
+        Map<String, String> watchQuery = new HashMap<>(query);
+        watchQuery.put("watch", "true");
+        Call call = buildCall("GET", path, watchQuery, null, null);
+        try {
+            return Watch.createWatch(client, call, WATCH_EVENT);
+        } catch (ApiException e) {
+            throw failure("WATCH", path, e.getCode(), e.getResponseBody(), e);
+        }
+    }
+
+    private Call buildCall(String method, String path, Map<String, String> query, String body, String contentType) {
+        List<Pair> params = new ArrayList<>();
+        query.forEach((key, value) -> params.add(new Pair(key, value)));
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Accept", "application/json");
+        if (contentType != null) {
+            headers.put("Content-Type", contentType);
+        }
+        try {
+            return client.buildCall(null, path, method, params, new ArrayList<>(),
+                    body == null ? null : body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    headers, new HashMap<>(), new HashMap<>(), AUTH, null);
+        } catch (ApiException e) {
+            throw new KubernetesException(0, "", method + " " + path + ": the request could not be built: " + e.getMessage(), e);
+        }
+    }
+
+    /** Turns an error answer into an exception that says what failed. */
+    public static KubernetesException failure(String method, String path, int code, String body, Throwable cause) {
+        String reason = "";
+        String message = body == null ? "" : body;
+        try {
+            JsonObject status = JsonParser.parseString(body).getAsJsonObject();
+            if (status.has("reason")) {
+                reason = status.get("reason").getAsString();
+            }
+            if (status.has("message")) {
+                message = status.get("message").getAsString();
+            }
+        } catch (RuntimeException notStatus) {
+            // the body is not a Status object: keep it as the message
+        }
+        if (message.length() > 500) {
+            message = message.substring(0, 500) + "...";
+        }
+        return new KubernetesException(code, reason,
+                method + " " + path + " failed with " + code + (reason.isEmpty() ? "" : " " + reason) + ": " + message, cause);
+    }
+}

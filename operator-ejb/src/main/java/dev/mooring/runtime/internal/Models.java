@@ -1,0 +1,34 @@
+package dev.mooring.runtime.internal;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.JSON;
+
+/** Conversions between client-java models and JSON, with client-java's own serialization. */
+public final class Models {
+
+    private Models() {
+    }
+
+    /** A deep copy of a model object. */
+    @SuppressWarnings("unchecked")
+    public static <T extends KubernetesObject> T copy(T object) {
+        return (T) JSON.getGson().fromJson(JSON.getGson().toJsonTree(object), object.getClass());
+    }
+
+    /** The model of a JSON object, with apiVersion and kind filled in when the JSON lacks them (list items). */
+    public static <T extends KubernetesObject> T fromJson(JsonObject json, ResourceType<T> type) {
+        if (!json.has("apiVersion")) {
+            json.addProperty("apiVersion", type.apiVersion());
+        }
+        if (!json.has("kind")) {
+            json.addProperty("kind", type.kind());
+        }
+        return JSON.getGson().fromJson(json, type.modelClass());
+    }
+
+    /** The JSON text of a model object. */
+    public static String toJson(Object model) {
+        return JSON.serialize(model);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.mooring.runtime.internal;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.mooring.api.client.KubernetesException;
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Resolves model classes to the kinds the API server serves, through discovery: the core group
+ * first, then every group that serves the model's version. Results are remembered per instance
+ * (one per connection).
+ */
+public final class ResourceTypes {
+
+    private final KubeHttp http;
+    private final Map<Class<?>, ResourceType<?>> resolved = new ConcurrentHashMap<>();
+
+    public ResourceTypes(KubeHttp http) {
+        this.http = http;
+    }
+
+    /**
+     * The served kind of a model class.
+     *
+     * @throws IllegalArgumentException if the class is not named like a client-java model
+     * @throws KubernetesException with code 404 when the server does not serve the kind, or
+     *     another code when discovery fails
+     */
+    @SuppressWarnings("unchecked")
+    public <T extends KubernetesObject> ResourceType<T> resolve(Class<T> modelClass) {
+        ResourceType<?> known = resolved.get(modelClass);
+        if (known != null) {
+            return (ResourceType<T>) known;
+        }
+        ResourceType<T> type = discover(modelClass);
+        resolved.put(modelClass, type);
+        return type;
+    }
+
+    private <T extends KubernetesObject> ResourceType<T> discover(Class<T> modelClass) {
+        ModelKind model = ModelKind.of(modelClass);
+        for (String group : candidateGroups(model)) {
+            String path = group.isEmpty() ? "/api/" + model.version() : "/apis/" + group + "/" + model.version();
+            Optional<JsonObject> list = http.getOptional(path, Map.of());
+            if (list.isEmpty() || !list.get().has("resources")) {
+                continue;
+            }
+            for (JsonElement element : list.get().getAsJsonArray("resources")) {
+                JsonObject resource = element.getAsJsonObject();
+                String name = resource.get("name").getAsString();
+                if (!name.contains("/") && model.kind().equals(resource.get("kind").getAsString())) {
+                    return new ResourceType<>(group, model.version(), model.kind(), name,
+                            resource.get("namespaced").getAsBoolean(), modelClass);
+                }
+            }
+        }
+        throw new KubernetesException(404, "NotFound", "The API server does not serve kind " + model.kind()
+                + " in version " + model.version() + " (model " + modelClass.getName() + ")", null);
+    }
+
+    private List<String> candidateGroups(ModelKind model) {
+        List<String> groups = new ArrayList<>();
+        if (model.groupHint() != null) {
+            groups.add(model.groupHint());
+            return groups;
+        }
+        groups.add("");
+        JsonObject groupList = http.get("/apis", Map.of());
+        for (JsonElement element : groupList.getAsJsonArray("groups")) {
+            JsonObject group = element.getAsJsonObject();
+            for (JsonElement version : group.getAsJsonArray("versions")) {
+                if (model.version().equals(version.getAsJsonObject().get("version").getAsString())) {
+                    groups.add(group.get("name").getAsString());
+                }
+            }
+        }
+        return groups;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.mooring.web.health;
+
+import dev.mooring.runtime.OperatorManager;
+import dev.mooring.runtime.internal.ControllerStatus;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+
+/** Builds health responses whose data name each controller's state and any failure. */
+final class ControllerHealth {
+
+    private ControllerHealth() {
+    }
+
+    static HealthCheckResponse response(String name, boolean up, OperatorManager manager) {
+        HealthCheckResponseBuilder builder = HealthCheckResponse.named(name).status(up);
+        for (ControllerStatus status : manager.controllers()) {
+            builder.withData(status.name(), status.state().name().toLowerCase(java.util.Locale.ROOT)
+                    + (status.failure() == null ? "" : ": " + status.failure()));
+        }
+        int index = 0;
+        for (String failure : manager.failures()) {
+            builder.withData("failure-" + index++, failure);
+        }
+        return builder.build();
+    }
+}

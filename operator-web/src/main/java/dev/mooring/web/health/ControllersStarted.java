@@ -1,0 +1,22 @@
+package dev.mooring.web.health;
+
+import dev.mooring.runtime.OperatorManager;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Startup;
+
+/** {@code /health/started}: UP once every controller has completed its initial sync. */
+@Startup
+@ApplicationScoped
+public class ControllersStarted implements HealthCheck {
+
+    @Inject
+    OperatorManager manager;
+
+    @Override
+    public HealthCheckResponse call() {
+        return ControllerHealth.response("mooring-started", manager.ready(), manager);
+    }
+}
