@@ -5,6 +5,7 @@ import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
 import dev.mooring.api.TerminalException;
+import dev.mooring.api.client.KubernetesException;
 import dev.mooring.api.client.ResourceClient;
 import dev.mooring.api.queue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
@@ -55,6 +56,7 @@ public final class ControllerRunner<T extends KubernetesObject> implements Infor
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong terminalErrors = new AtomicLong();
     private final List<Future<?>> tasks = new ArrayList<>();
+    private volatile ExecutorService executor;
     private volatile Informer<T> informer;
 
     public ControllerRunner(ControllerDefinition definition, Class<T> kind, Reconciler<T> reconciler, KubeHttp requests,
@@ -75,12 +77,17 @@ public final class ControllerRunner<T extends KubernetesObject> implements Infor
 
     /** Start on the given (managed) executor; returns at once. */
     public synchronized void start(ExecutorService executor) {
-        tasks.add(executor.submit(() -> runInformer(executor)));
+        this.executor = executor;
+        long syncDeadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
+        tasks.add(executor.submit(() -> runInformer(executor, syncDeadline)));
     }
 
-    private void runInformer(ExecutorService executor) {
+    private void runInformer(ExecutorService executor, long syncDeadline) {
         try {
-            ResourceType<T> type = types.resolve(kind);
+            ResourceType<T> type = resolveKind(syncDeadline);
+            if (type == null) {
+                return;
+            }
             Informer<T> created = new Informer<>(requests, watches, type, definition.namespace(),
                     definition.labelSelector(), WorkQueue.DEFAULT_MAX_DELAY, this);
             informer = created;
@@ -88,7 +95,7 @@ public final class ControllerRunner<T extends KubernetesObject> implements Infor
                 if (state.get() != ControllerState.STARTING) {
                     return;
                 }
-                tasks.add(executor.submit(() -> awaitSyncThenWork(created, executor)));
+                tasks.add(executor.submit(() -> awaitSyncThenWork(created, syncDeadline)));
             }
             created.run();
         } catch (RuntimeException | Error e) {
@@ -96,9 +103,37 @@ public final class ControllerRunner<T extends KubernetesObject> implements Infor
         }
     }
 
-    private void awaitSyncThenWork(Informer<T> started, ExecutorService executor) {
+    /**
+     * Discovery of the primary kind, retried with backoff on transient failures (no answer, 5xx,
+     * 429) until the sync deadline; authorization failures and an unserved kind fail at once.
+     * Returns null when stopped or timed out (the timeout is reported by the sync wait).
+     */
+    private ResourceType<T> resolveKind(long syncDeadline) {
+        Duration backoff = Duration.ofMillis(500);
+        while (state.get() == ControllerState.STARTING) {
+            try {
+                return types.resolve(kind);
+            } catch (KubernetesException e) {
+                if (!Informer.isTransient(e) || System.nanoTime() + backoff.toNanos() > syncDeadline) {
+                    throw e;
+                }
+                LOG.log(Level.WARNING, "Discovery of {0} for controller {1} failed, retrying in {2} s: {3}",
+                        new Object[] {kind.getSimpleName(), name(), backoff.toMillis() / 1000.0, e.getMessage()});
+                try {
+                    Thread.sleep(backoff.toMillis());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+                backoff = backoff.multipliedBy(2);
+            }
+        }
+        return null;
+    }
+
+    private void awaitSyncThenWork(Informer<T> started, long syncDeadline) {
         try {
-            if (!started.awaitSynced(SYNC_TIMEOUT)) {
+            if (!started.awaitSynced(Duration.ofNanos(Math.max(0, syncDeadline - System.nanoTime())))) {
                 if (state.get() == ControllerState.STARTING && started.failure().isEmpty()) {
                     fail(new IllegalStateException("The initial list of " + started.describe()
                             + " did not complete within " + SYNC_TIMEOUT.toSeconds() + " s"));

@@ -30,8 +30,9 @@ import java.util.logging.Logger;
  * ends normally is resumed from the last seen resourceVersion; a 410 Gone (history compacted)
  * leads to a relist, which reports what changed while disconnected (adds, updates, deletes); a
  * transport failure or a watch that stays silent longer than the watch client's read timeout is
- * retried with exponential backoff (1 s doubling to the configured cap). Authorization failures
- * and a kind that is not served (401, 403, 404) are fatal: {@link #run()} throws them.
+ * retried with exponential backoff (1 s doubling to the configured cap). Authorization failures,
+ * a kind that is not served and other client errors (401, 403, 404, any 4xx but 408, 409, 410
+ * and 429) are fatal: {@link #run()} throws them.
  *
  * <p>Mooring writes its own informer instead of using client-java's reflector because that one
  * retries authorization failures forever without reporting them and can stop watching silently.
@@ -291,8 +292,18 @@ public final class Informer<T extends KubernetesObject> {
         return false;
     }
 
+    /**
+     * Client errors that retrying cannot fix: 401, 403, 404 (kind not served) and any other 4xx
+     * except 408, 409, 410 and 429 (for example 400 for a malformed label selector).
+     */
     private static boolean isFatal(KubernetesException e) {
-        return e.code() == 401 || e.code() == 403 || e.code() == 404;
+        int code = e.code();
+        return code >= 400 && code < 500 && code != 408 && code != 409 && code != 410 && code != 429;
+    }
+
+    /** Failures a later attempt may not see: no answer at all, 429 Too Many Requests, or 5xx. */
+    static boolean isTransient(KubernetesException e) {
+        return e.code() == 0 || e.code() == 429 || e.code() >= 500;
     }
 
     private boolean sameUid(T a, T b) {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The integration tests' API server: builds the testbed (cached under ~/.cache/mooring/testbed,
+# incremental) and starts or stops one instance on free loopback ports.
+#
+#   it/scripts/testbed.sh up RUN_DIR [EXTRA_ARGS...]   build if needed, start; writes RUN_DIR/testbed.env
+#   it/scripts/testbed.sh down RUN_DIR                  stop it
+#   it/scripts/testbed.sh build                         build only
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+testbed="$here/../testbed"
+export TESTBED_HOME=${TESTBED_HOME:-${MOORING_CACHE:-$HOME/.cache/mooring}/testbed}
+mirror=${TESTBED_MIRROR:-http://deb.debian.org/debian}
+
+build() {
+    if [ ! -x "$TESTBED_HOME/bin/testbed-apiserver" ] && ! curl -s -o /dev/null --max-time 20 "$mirror/dists/sid/Release"; then
+        echo "testbed: Debian's archive ($mirror) cannot be reached and no cached build exists in $TESTBED_HOME;" >&2
+        echo "testbed: the API server for the tests cannot be built on this machine." >&2
+        exit 1
+    fi
+    if ! bash "$testbed/build.sh" >&2; then
+        echo "testbed: the build failed (output above); cache: $TESTBED_HOME" >&2
+        exit 1
+    fi
+}
+
+case "${1:-}" in
+    build)
+        build
+        ;;
+    up)
+        [ $# -ge 2 ] || { echo "usage: $0 up RUN_DIR [EXTRA_ARGS...]" >&2; exit 2; }
+        run_dir=$2
+        shift 2
+        build
+        mkdir -p "$run_dir"
+        PORT=${PORT:-0} RUN_DIR=$run_dir EXTRA_ARGS="$*" ETCD_EXTRA_ARGS=${ETCD_EXTRA_ARGS:---unsafe-no-fsync} \
+            bash "$testbed/run.sh" start
+        ;;
+    down)
+        [ $# -eq 2 ] || { echo "usage: $0 down RUN_DIR" >&2; exit 2; }
+        RUN_DIR=$2 bash "$testbed/run.sh" stop || true
+        ;;
+    *)
+        sed -n '2,7p' "$0" >&2
+        exit 2
+        ;;
+esac

@@ -1,0 +1,146 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.util.PatchUtils;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.io.File;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The ConfigMap mirror example, deployed in the Mooring EAR to a real Liberty server, against
+ * the real API server: black-box, through Kubernetes and the server's HTTP endpoints.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ConfigMapMirrorIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final String LABEL = "example.com/mirror";
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        return ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+    }
+
+    private final CoreV1Api core = new CoreV1Api(Testbed.client());
+    private String namespace;
+
+    @BeforeEach
+    void readyAndIsolated() throws Exception {
+        Eventually.await("readiness UP", TIMEOUT, () -> Http.get("/health/ready"), answer -> answer.status() == 200);
+        namespace = Testbed.createNamespace(core, "mirror");
+    }
+
+    @Test
+    void mirrorCopiesTheSourceAndIsOwnedByIt() throws Exception {
+        V1ConfigMap source = create("app", Map.of(LABEL, "true"), Map.of("a", "1", "b", "2"));
+
+        V1ConfigMap mirror = awaitMirror("app", Map.of("a", "1", "b", "2"));
+        V1OwnerReference owner = mirror.getMetadata().getOwnerReferences().get(0);
+        assertEquals(1, mirror.getMetadata().getOwnerReferences().size());
+        assertEquals("ConfigMap", owner.getKind());
+        assertEquals("app", owner.getName());
+        assertEquals(source.getMetadata().getUid(), owner.getUid());
+        assertEquals(Boolean.TRUE, owner.getController());
+    }
+
+    @Test
+    void mirrorFollowsChangedAndRemovedKeys() throws Exception {
+        create("app", Map.of(LABEL, "true"), Map.of("a", "1", "b", "2"));
+        awaitMirror("app", Map.of("a", "1", "b", "2"));
+
+        jsonPatch("app", "[{\"op\":\"replace\",\"path\":\"/data/a\",\"value\":\"changed\"},"
+                + "{\"op\":\"remove\",\"path\":\"/data/b\"},{\"op\":\"add\",\"path\":\"/data/c\",\"value\":\"3\"}]");
+        awaitMirror("app", Map.of("a", "changed", "c", "3"));
+
+        jsonPatch("app", "[{\"op\":\"remove\",\"path\":\"/data\"}]");
+        awaitMirror("app", Map.of());
+    }
+
+    @Test
+    void unlabelledConfigMapGetsNoMirror() throws Exception {
+        create("plain", Map.of(), Map.of("a", "1"));
+        create("other-label", Map.of(LABEL, "false"), Map.of("a", "1"));
+        // Created after the two above: once its mirror exists, the controller has seen them all.
+        create("labelled", Map.of(LABEL, "true"), Map.of("a", "1"));
+        awaitMirror("labelled", Map.of("a", "1"));
+
+        assertTrue(read("plain-mirror").isEmpty(), "an unlabelled ConfigMap was mirrored");
+        assertTrue(read("other-label-mirror").isEmpty(), "a ConfigMap labelled false was mirrored");
+    }
+
+    @Test
+    void unchangedSourceCausesNoWrite() throws Exception {
+        create("steady", Map.of(LABEL, "true"), Map.of("a", "1"));
+        String version = awaitMirror("steady", Map.of("a", "1")).getMetadata().getResourceVersion();
+        long passes = successfulPasses();
+
+        // A metadata change of the source triggers a reconcile that has nothing to do.
+        jsonPatch("steady", "[{\"op\":\"add\",\"path\":\"/metadata/annotations\",\"value\":{\"touched\":\"1\"}}]");
+        Eventually.await("a reconcile after the annotation", TIMEOUT, this::successfulPasses, count -> count > passes);
+
+        assertEquals(version, read("steady-mirror").orElseThrow().getMetadata().getResourceVersion(),
+                "a reconcile of an unchanged source wrote the mirror");
+    }
+
+    @Test
+    void healthReportsTheSyncedController() throws Exception {
+        Http.Answer ready = Http.get("/health/ready");
+        assertEquals(200, ready.status());
+        JsonObject check = ((JsonObject) ready.json()).getJsonArray("checks").getJsonObject(0);
+        assertEquals("ready", check.getJsonObject("data").getString("configmap-mirror"));
+        assertEquals(200, Http.get("/health/live").status());
+        assertEquals(200, Http.get("/health/started").status());
+    }
+
+    private long successfulPasses() throws Exception {
+        JsonArray controllers = (JsonArray) Http.get("/mooring/api/controllers").json();
+        return controllers.getJsonObject(0).getJsonNumber("successes").longValue();
+    }
+
+    private V1ConfigMap create(String name, Map<String, String> labels, Map<String, String> data) throws ApiException {
+        return core.createNamespacedConfigMap(namespace, new V1ConfigMap()
+                .metadata(new V1ObjectMeta().name(name).labels(labels)).data(data)).execute();
+    }
+
+    private void jsonPatch(String name, String patch) throws ApiException {
+        PatchUtils.patch(V1ConfigMap.class, () -> core.patchNamespacedConfigMap(name, namespace, new V1Patch(patch))
+                .buildCall(null), V1Patch.PATCH_FORMAT_JSON_PATCH, core.getApiClient());
+    }
+
+    private Optional<V1ConfigMap> read(String name) throws ApiException {
+        try {
+            return Optional.of(core.readNamespacedConfigMap(name, namespace).execute());
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    private V1ConfigMap awaitMirror(String source, Map<String, String> data) throws InterruptedException {
+        return Eventually.await("mirror of " + source + " with data " + data, TIMEOUT,
+                () -> read(source + "-mirror"),
+                mirror -> mirror.isPresent() && data.equals(mirror.get().getData() == null ? Map.of() : mirror.get().getData()))
+                .orElseThrow();
+    }
+}

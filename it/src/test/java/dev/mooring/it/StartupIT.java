@@ -1,0 +1,55 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.json.JsonObject;
+import java.io.File;
+import java.time.Duration;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Readiness is DOWN until the initial sync: the EAR is deployed while the API server is down,
+ * and becomes ready only once the server is back and the controller has listed its kind.
+ */
+@ExtendWith(ArquillianExtension.class)
+class StartupIT {
+
+    private static final String DEPLOYMENT = "startup";
+
+    @ArquillianResource
+    private Deployer deployer;
+
+    @Deployment(name = DEPLOYMENT, managed = false, testable = false)
+    static EnterpriseArchive deployment() {
+        return ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+    }
+
+    @Test
+    void readinessWaitsForTheInitialSync() throws Exception {
+        String port = Testbed.env().getProperty("TESTBED_PORT");
+        Testbed.stop();
+        try {
+            deployer.deploy(DEPLOYMENT);
+
+            Http.Answer ready = Http.get("/health/ready");
+            assertEquals(503, ready.status(), "ready before the initial sync: " + ready.body());
+            JsonObject check = ((JsonObject) ready.json()).getJsonArray("checks").getJsonObject(0);
+            assertEquals("starting", check.getJsonObject("data").getString("configmap-mirror"));
+            assertEquals(503, Http.get("/health/started").status());
+            assertEquals(200, Http.get("/health/live").status(), "an API server that is down is not a fatal failure");
+        } finally {
+            Testbed.restart(port);
+        }
+        Eventually.await("readiness UP after the API server is back", Duration.ofSeconds(60),
+                () -> Http.get("/health/ready"), answer -> answer.status() == 200);
+        assertEquals(200, Http.get("/health/started").status());
+        deployer.undeploy(DEPLOYMENT);
+    }
+}

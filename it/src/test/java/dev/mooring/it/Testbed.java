@@ -1,0 +1,79 @@
+package dev.mooring.it;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.Config;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+
+/** The API server the tests run against (started by it/scripts/testbed.sh before the tests). */
+final class Testbed {
+
+    private Testbed() {
+    }
+
+    static Path runDir() {
+        return Path.of(System.getProperty("mooring.it.testbed"));
+    }
+
+    static ApiClient client() {
+        try {
+            return Config.fromConfig(runDir().resolve("admin.kubeconfig").toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Properties env() {
+        Properties properties = new Properties();
+        try (var reader = Files.newBufferedReader(runDir().resolve("testbed.env"))) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return properties;
+    }
+
+    /** A fresh namespace for one test, so tests sharing the instance never see each other's objects. */
+    static String createNamespace(CoreV1Api core, String prefix) throws ApiException {
+        String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+        core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute();
+        return name;
+    }
+
+    /** Stop the API server (etcd keeps its data). */
+    static void stop() throws IOException, InterruptedException {
+        script("down", runDir().toString());
+    }
+
+    /** Start it again on the same port, keeping the objects of before. */
+    static void restart(String port) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(List.of("bash", System.getProperty("mooring.it.testbed.script"),
+                "up", runDir().toString()));
+        builder.environment().put("PORT", port);
+        builder.environment().put("FRESH", "0");
+        run(builder);
+    }
+
+    private static void script(String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", System.getProperty("mooring.it.testbed.script")));
+        command.addAll(List.of(args));
+        run(new ProcessBuilder(command));
+    }
+
+    private static void run(ProcessBuilder builder) throws IOException, InterruptedException {
+        Process process = builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+        int code = process.waitFor();
+        if (code != 0) {
+            throw new IllegalStateException(String.join(" ", builder.command()) + " exited with " + code);
+        }
+    }
+}
