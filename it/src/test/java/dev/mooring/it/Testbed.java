@@ -49,6 +49,53 @@ final class Testbed {
         return name;
     }
 
+    /** Start another testbed instance (free ports) with extra API server flags; returns its env file. */
+    static Properties up(Path runDir, String... extraArgs) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", System.getProperty("mooring.it.testbed.script"),
+                "up", runDir.toString()));
+        command.addAll(List.of(extraArgs));
+        run(new ProcessBuilder(command));
+        Properties properties = new Properties();
+        try (var reader = Files.newBufferedReader(runDir.resolve("testbed.env"))) {
+            properties.load(reader);
+        }
+        return properties;
+    }
+
+    static void down(Path runDir) throws IOException, InterruptedException {
+        script("down", runDir.toString());
+    }
+
+    /** A bearer token of ServiceAccount namespace/name on the instance in {@code runDir}. */
+    static String token(Path runDir, String namespace, String name) throws IOException, InterruptedException {
+        Path runScript = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().resolve("../testbed/run.sh");
+        ProcessBuilder builder = new ProcessBuilder("bash", runScript.toString(), "token", namespace, name);
+        builder.environment().put("RUN_DIR", runDir.toString());
+        Process process = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String token = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        if (process.waitFor() != 0 || token.isEmpty()) {
+            throw new IllegalStateException("run.sh token failed");
+        }
+        return token;
+    }
+
+    /** Compact etcd's history up to its current revision, so that older resourceVersions are gone (410). */
+    static void compactEtcd() throws IOException, InterruptedException {
+        Properties env = env();
+        Path etcdctl = Path.of(System.getProperty("mooring.it.testbed.home"), "tool/usr/bin/etcdctl");
+        ProcessBuilder status = new ProcessBuilder(etcdctl.toString(), "--endpoints=" + env.getProperty("TESTBED_ETCD_URL"),
+                "endpoint", "status", "-w", "json");
+        Process process = status.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String json = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        process.waitFor();
+        java.util.regex.Matcher revision = java.util.regex.Pattern.compile("\"revision\":(\\d+)").matcher(json);
+        if (!revision.find()) {
+            throw new IllegalStateException("no revision in etcdctl output: " + json);
+        }
+        run(new ProcessBuilder(etcdctl.toString(), "--endpoints=" + env.getProperty("TESTBED_ETCD_URL"), "compact",
+                revision.group(1)));
+    }
+
     /** Stop the API server (etcd keeps its data). */
     static void stop() throws IOException, InterruptedException {
         script("down", runDir().toString());

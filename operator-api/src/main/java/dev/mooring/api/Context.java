@@ -21,4 +21,15 @@ public interface Context<T extends KubernetesObject> {
      * API server; writes take effect immediately. The client must not be closed.
      */
     ResourceClient client();
+
+    /**
+     * Cached reads of the primary kind or of a kind this controller watches (through
+     * {@link Controller#owns()} or a {@link Watch} method). No request is made.
+     *
+     * @throws IllegalArgumentException if the controller does not watch {@code kind}
+     */
+    <K extends KubernetesObject> Cache<K> cached(Class<K> kind);
+
+    /** Ask for another pass of {@code key} of this controller (see {@link Controllers#enqueue}). */
+    void enqueue(ObjectKey key);
 }

@@ -13,6 +13,13 @@ import java.lang.annotation.Target;
  * Invalid options fail the deployment with a message that names the controller and the option;
  * they are never discovered at the first reconcile.
  *
+ * <p>Every option except {@link #name()} and {@link #owns()} can be overridden per controller with
+ * the MicroProfile Config property {@code mooring.controller.<name>.<option>}, the option written
+ * in kebab case: {@code mooring.controller.configmap-mirror.workers=4},
+ * {@code MOORING_CONTROLLER_CONFIGMAP_MIRROR_WORKERS=4} in the environment. A property beats the
+ * annotation. Durations are written {@code 30s}, {@code 500ms}, {@code 5m}, {@code 1h}, a plain
+ * number of seconds, or ISO-8601 ({@code PT30S}).
+ *
  * <pre>{@code
  * @ApplicationScoped
  * @Controller(name = "configmap-mirror", allNamespaces = true, labelSelector = "example.com/mirror=true")
@@ -48,4 +55,43 @@ public @interface Controller {
 
     /** How many objects may be reconciled concurrently; at least 1. Defaults to 1. */
     int workers() default 1;
+
+    /**
+     * Child kinds whose changes reconcile their controlling owner: a change of a child with a
+     * controller owner reference to a cached primary (same group and kind, same UID) enqueues
+     * that primary. This is a watch of each kind with the owner mapper (see {@link Watch}).
+     * Children are watched in the controller's scope without its label selector.
+     */
+    Class<? extends io.kubernetes.client.common.KubernetesObject>[] owns() default {};
+
+    /**
+     * How often every cached object is reconciled again even without a change, to repair
+     * drift. Defaults to {@code 300s}.
+     */
+    String resync() default "300s";
+
+    /**
+     * How long start-up (discovery and the initial lists of every watched kind) may take before
+     * the controller fails. Defaults to {@code 30s}.
+     */
+    String syncTimeout() default "30s";
+
+    /**
+     * On stop, how long accepted work may drain before running reconciles are interrupted.
+     * Defaults to {@code 10s}.
+     */
+    String shutdownTimeout() default "10s";
+
+    /**
+     * The longest a reconcile pass may run; a pass that takes longer is interrupted, counted as
+     * cancelled and retried with backoff. Defaults to none (empty).
+     */
+    String reconcileTimeout() default "";
+
+    /**
+     * Whether an update of the primary that changes only its status (or only
+     * {@code metadata.resourceVersion} / {@code managedFields}) triggers a reconcile. Defaults
+     * to false, so that a controller's own status writes do not wake it up again.
+     */
+    boolean statusEvents() default false;
 }

@@ -21,8 +21,10 @@ import io.kubernetes.client.common.KubernetesObject;
  *   <tr><th>the call</th><th>effect</th></tr>
  *   <tr><td>returns {@link Result#done()}</td><td>failure history reset; nothing scheduled</td></tr>
  *   <tr><td>returns {@link Result#requeueAfter}</td><td>failure history reset; one more pass after the delay, no backoff</td></tr>
+ *   <tr><td>throws {@link Wait}</td><td>failure history reset; one more pass after {@link Wait#after()}, no backoff</td></tr>
  *   <tr><td>throws {@link TerminalException}</td><td>not retried; logged and counted as terminal</td></tr>
  *   <tr><td>throws anything else</td><td>retried with exponential backoff (1 s doubling to 60 s, &plusmn;10 % jitter)</td></tr>
+ *   <tr><td>runs longer than {@link Controller#reconcileTimeout()}</td><td>interrupted, counted as cancelled, retried with backoff</td></tr>
  * </table>
  *
  * <h2>Guarantees</h2>
@@ -47,6 +49,7 @@ public interface Reconciler<T extends KubernetesObject> {
      * @param resource a copy of the latest cached state of the object
      * @param context the controller's services for this pass; do not keep it after returning
      * @return the outcome; {@code null} counts as {@link Result#done()}
+     * @throws Wait when the pass should end and look again later without counting a failure
      * @throws TerminalException when retrying cannot help
      * @throws Exception for any failure that a later attempt may fix; the key is retried with backoff
      */

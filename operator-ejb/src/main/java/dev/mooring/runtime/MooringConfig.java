@@ -1,5 +1,7 @@
 package dev.mooring.runtime;
 
+import dev.mooring.runtime.internal.Durations;
+import dev.mooring.runtime.internal.OperatorRuntime;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
@@ -42,7 +44,8 @@ public class MooringConfig {
 
     /**
      * {@code mooring.watch.idle-timeout}: a watch that delivers neither an event nor a bookmark
-     * for this long is considered dead and is re-established. Default 120 seconds.
+     * for this long is considered dead and is re-established. Default 120 seconds. Durations
+     * are written {@code 120}, {@code 120s}, {@code 2m} or {@code PT2M}.
      */
     public Duration watchIdleTimeout() {
         return seconds("mooring.watch.idle-timeout", 120);
@@ -53,20 +56,27 @@ public class MooringConfig {
         return seconds("mooring.request.timeout", 30);
     }
 
+    /**
+     * {@code mooring.retry.base-delay} and {@code mooring.retry.max-delay}: the first retry delay
+     * of a failed reconcile (default 1 s) and the cap of its doubling (default 60 s), which also
+     * caps the backoff of watch reconnects.
+     *
+     * @throws IllegalArgumentException naming the property, unless 0 &lt; base &lt;= max
+     */
+    public OperatorRuntime.Retry retry() {
+        Duration base = seconds("mooring.retry.base-delay", 1);
+        Duration max = seconds("mooring.retry.max-delay", 60);
+        if (max.compareTo(base) < 0) {
+            throw new IllegalArgumentException("mooring.retry.max-delay (" + max + ") must not be less than"
+                    + " mooring.retry.base-delay (" + base + ")");
+        }
+        return new OperatorRuntime.Retry(base, max);
+    }
+
     private Duration seconds(String key, long defaultSeconds) {
-        Optional<String> raw = config.getOptionalValue(key, String.class);
-        if (raw.isEmpty()) {
-            return Duration.ofSeconds(defaultSeconds);
-        }
-        try {
-            double value = Double.parseDouble(raw.get().trim());
-            if (!(value > 0) || Double.isInfinite(value)) {
-                throw new NumberFormatException();
-            }
-            return Duration.ofNanos((long) (value * 1e9));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a positive number of seconds, got '" + raw.get() + "'");
-        }
+        return config.getOptionalValue(key, String.class)
+                .map(value -> Durations.positive(key, value))
+                .orElse(Duration.ofSeconds(defaultSeconds));
     }
 
     private static Optional<String> serviceAccountNamespace() {

@@ -1,12 +1,12 @@
 package dev.mooring.runtime;
 
+import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerRunner;
 import dev.mooring.runtime.internal.ControllerStatus;
-import dev.mooring.runtime.internal.LiveResourceClient;
-import dev.mooring.runtime.internal.ResourceTypes;
-import io.kubernetes.client.common.KubernetesObject;
+import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.runtime.internal.RequestScope;
+import dev.mooring.runtime.internal.WatchMapper;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -15,9 +15,17 @@ import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.control.RequestContextController;
 import jakarta.enterprise.context.spi.CreationalContext;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,11 +33,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Owns every controller of the deployment: creates one per reconciler bean when the
+ * Owns the controllers of the deployment: creates them from the reconciler beans when the
  * application starts, and stops them (draining accepted work) when it stops.
  *
- * <p>Starting never blocks the deployment: kinds are resolved and listed on managed threads, and
- * readiness reports when every controller has synced. A failure to connect or a fatal
+ * <p>Starting never blocks the deployment: kinds are resolved and listed on managed threads,
+ * and readiness reports when every controller has synced. A failure to connect or a fatal
  * controller error keeps the application deployed, marks the runtime failed (liveness DOWN) and
  * is logged with its cause.
  */
@@ -50,91 +58,141 @@ public class OperatorManager {
     MooringConfig config;
 
     @Inject
-    jakarta.enterprise.inject.Instance<KubernetesConnection> connection;
+    Instance<KubernetesConnection> connection;
+
+    @Inject
+    Instance<RequestContextController> requestContexts;
 
     @Resource
     ManagedExecutorService executor;
 
-    private final List<ControllerRunner<?>> controllers = new CopyOnWriteArrayList<>();
-    private final List<String> failures = new CopyOnWriteArrayList<>();
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    private final List<String> startFailures = new CopyOnWriteArrayList<>();
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
+    private volatile OperatorRuntime runtime;
 
     @PostConstruct
     void start() {
-        List<ControllerDefinition> definitions = extension.definitions();
-        if (definitions.isEmpty()) {
+        List<ReconcilerExtension.Discovered> discovered = extension.discovered();
+        if (discovered.isEmpty()) {
             LOG.warning("Mooring found no @Controller reconciler beans in this application");
             return;
         }
-        KubernetesConnection kubernetes;
         try {
-            kubernetes = connection.get();
-            kubernetes.requests();
+            KubernetesConnection kubernetes = connection.get();
+            String namespace = config.namespace();
+            List<OperatorRuntime.Entry> entries = new ArrayList<>();
+            for (ReconcilerExtension.Discovered controller : discovered) {
+                entries.add(entry(controller, namespace));
+            }
+            runtime = new OperatorRuntime(kubernetes.requests(), kubernetes.watches(), entries, executor, scheduler,
+                    this::activateRequestScope, config.retry());
         } catch (RuntimeException e) {
-            failures.add(rootMessage(e));
-            LOG.log(Level.SEVERE, "Mooring cannot connect to Kubernetes; no controller runs: " + rootMessage(e), e);
+            startFailures.add(rootMessage(e));
+            LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);
             return;
         }
-        ResourceTypes types = new ResourceTypes(kubernetes.requests());
-        LiveResourceClient client = new LiveResourceClient(kubernetes.requests(), types);
-        String operatorNamespace = config.namespace();
-        for (ControllerDefinition definition : definitions) {
-            ControllerRunner<?> runner = create(definition, operatorNamespace, kubernetes, types, client);
-            controllers.add(runner);
-            runner.start(executor);
-        }
+        runtime.start();
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private ControllerRunner<?> create(ControllerDefinition definition, String operatorNamespace,
-            KubernetesConnection kubernetes, ResourceTypes types, LiveResourceClient client) {
-        CreationalContext<?> context = beanManager.createCreationalContext(definition.bean());
+    private OperatorRuntime.Entry entry(ReconcilerExtension.Discovered controller, String operatorNamespace) {
+        Bean<?> bean = controller.bean();
+        CreationalContext<?> context = beanManager.createCreationalContext(bean);
         contexts.add(context);
-        java.lang.reflect.Type reconcilerType = definition.bean().getTypes().stream()
-                .filter(type -> type instanceof java.lang.reflect.ParameterizedType parameterized
-                        && parameterized.getRawType() == Reconciler.class)
-                .findFirst().orElseThrow();
-        Reconciler reconciler = (Reconciler) beanManager.getReference(definition.bean(), reconcilerType, context);
-        ControllerDefinition scoped = new ControllerDefinition(definition.name(), definition.kind(),
-                definition.namespaceOr(operatorNamespace), definition.labelSelector(), definition.workers(),
-                definition.bean());
-        return new ControllerRunner(scoped, (Class<KubernetesObject>) definition.kind(), reconciler, kubernetes.requests(),
-                kubernetes.watches(), types, client, failed -> onControllerFailure((ControllerRunner<?>) failed));
+        Object reconciler = beanManager.getReference(bean, reconcilerType(bean), context);
+        List<WatchMapper> watches = new ArrayList<>();
+        for (Method method : controller.watchMethods()) {
+            watches.add(mapper(reconciler, method));
+        }
+        ControllerDefinition definition = controller.definition().withNamespace(operatorNamespace).withWatches(watches);
+        return new OperatorRuntime.Entry(definition, (Reconciler<?>) reconciler);
     }
 
-    private void onControllerFailure(ControllerRunner<?> failed) {
-        failures.add("controller " + failed.name() + ": " + failed.status().failure());
+    @SuppressWarnings("unchecked")
+    private static WatchMapper mapper(Object reconciler, Method method) {
+        method.setAccessible(true);
+        Class<? extends io.kubernetes.client.common.KubernetesObject> kind =
+                (Class<? extends io.kubernetes.client.common.KubernetesObject>) method.getParameterTypes()[0];
+        String description = method.getDeclaringClass().getSimpleName() + "." + method.getName();
+        return new WatchMapper(kind, description, object -> {
+            try {
+                return (java.util.Collection<?>) method.invoke(reconciler, object);
+            } catch (InvocationTargetException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
+        });
+    }
+
+    private static Type reconcilerType(Bean<?> bean) {
+        return bean.getTypes().stream()
+                .filter(type -> type instanceof ParameterizedType parameterized && parameterized.getRawType() == Reconciler.class)
+                .findFirst().orElseThrow();
+    }
+
+    private RequestScope.Activation activateRequestScope() {
+        RequestContextController controller = requestContexts.get();
+        boolean activated = controller.activate();
+        return () -> {
+            if (activated) {
+                controller.deactivate();
+            }
+            requestContexts.destroy(controller);
+        };
     }
 
     @PreDestroy
     void stop() {
-        LOG.info("Mooring is stopping " + controllers.size() + " controller(s)");
-        for (ControllerRunner<?> controller : controllers) {
-            controller.stop();
+        OperatorRuntime running = runtime;
+        if (running != null) {
+            LOG.info("Mooring is stopping its controllers");
+            running.stop();
         }
         contexts.forEach(CreationalContext::release);
     }
 
     /** Snapshots of every controller. */
     public List<ControllerStatus> controllers() {
-        List<ControllerStatus> statuses = new ArrayList<>();
-        controllers.forEach(controller -> statuses.add(controller.status()));
-        return statuses;
+        OperatorRuntime running = runtime;
+        return running == null ? List.of() : running.statuses();
     }
 
     /** True while no fatal failure happened. */
     public boolean healthy() {
-        return failures.isEmpty();
+        OperatorRuntime running = runtime;
+        return startFailures.isEmpty() && (running == null || running.healthy());
     }
 
     /** The fatal failures so far, each naming the controller (or the connection) and the cause. */
     public List<String> failures() {
-        return List.copyOf(failures);
+        List<String> all = new ArrayList<>(startFailures);
+        OperatorRuntime running = runtime;
+        if (running != null) {
+            all.addAll(running.failures());
+        }
+        return all;
     }
 
     /** True when the runtime is healthy and every controller has synced and is reconciling. */
     public boolean ready() {
-        return healthy() && controllers.stream().allMatch(controller -> controller.status().ready());
+        OperatorRuntime running = runtime;
+        return healthy() && (running == null || running.ready());
+    }
+
+    /** Distinct informers (watch subscriptions). */
+    public int informerCount() {
+        OperatorRuntime running = runtime;
+        return running == null ? 0 : running.informerCount();
+    }
+
+    /** See {@link dev.mooring.api.Controllers#enqueue}. */
+    public void enqueue(String controllerName, ObjectKey key) {
+        OperatorRuntime running = runtime;
+        if (running == null) {
+            throw new IllegalStateException("Mooring's controllers are not running: " + failures());
+        }
+        running.enqueue(controllerName, key);
     }
 
     private static String rootMessage(Throwable e) {

@@ -2,43 +2,70 @@ package dev.mooring.runtime;
 
 import dev.mooring.api.Controller;
 import dev.mooring.api.Reconciler;
+import dev.mooring.api.Watch;
 import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ModelKind;
+import dev.mooring.runtime.internal.ControllerOptions;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Finds the reconciler beans of the application when it deploys and validates their
- * {@link Controller} options. A wrong option fails the deployment with a message that names the
- * bean and the option; nothing is discovered at the first reconcile.
+ * {@link Controller} options (with their MicroProfile Config overrides) and {@link Watch}
+ * methods. A wrong option fails the deployment with a message that names the bean, the option
+ * and, when it came from configuration, the property; nothing is discovered at the first
+ * reconcile.
  */
 public class ReconcilerExtension implements Extension {
 
     private static final Logger LOG = Logger.getLogger(ReconcilerExtension.class.getName());
 
-    private final List<Found> found = new ArrayList<>();
-    private final List<ControllerDefinition> definitions = new ArrayList<>();
-
-    private record Found(Bean<?> bean, Class<?> beanClass, Controller options, Class<? extends KubernetesObject> kind) {
+    /**
+     * A controller found in the application.
+     *
+     * @param definition options resolved; watches still empty (they need the bean instance)
+     * @param bean the reconciler bean
+     * @param watchMethods its {@link Watch} methods
+     */
+    public record Discovered(ControllerDefinition definition, Bean<?> bean, List<Method> watchMethods) {
     }
+
+    private record Candidate(Bean<?> bean, Class<?> beanClass, Controller options, Class<? extends KubernetesObject> kind,
+            List<Method> watchMethods) {
+    }
+
+    private final List<Candidate> candidates = new ArrayList<>();
+    private final List<Discovered> discovered = new ArrayList<>();
 
     <T> void onBean(@Observes ProcessManagedBean<T> event) {
         Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
         Controller options = event.getAnnotatedBeanClass().getAnnotation(Controller.class);
         Class<? extends KubernetesObject> kind = reconciledKind(event.getBean().getTypes());
+        List<Method> watchMethods = new ArrayList<>();
+        for (AnnotatedMethod<? super T> method : event.getAnnotatedBeanClass().getMethods()) {
+            if (method.isAnnotationPresent(Watch.class)) {
+                watchMethods.add(method.getJavaMember());
+            }
+        }
         if (options == null && kind == null) {
+            if (!watchMethods.isEmpty()) {
+                event.addDefinitionError(new IllegalStateException("@Watch methods of " + beanClass.getName()
+                        + " belong on a @Controller reconciler bean"));
+            }
             return;
         }
         if (options == null) {
@@ -48,22 +75,25 @@ public class ReconcilerExtension implements Extension {
             event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
                     + " must implement " + Reconciler.class.getName() + "<T> with a concrete kind T"));
         } else {
-            found.add(new Found(event.getBean(), beanClass, options, kind));
+            candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods));
         }
     }
 
     void validate(@Observes AfterDeploymentValidation event) {
+        Config config = ConfigProvider.getConfig(Thread.currentThread().getContextClassLoader());
         Map<String, Class<?>> names = new HashMap<>();
-        for (Found candidate : found) {
+        for (Candidate candidate : candidates) {
             try {
-                ControllerDefinition definition = define(candidate);
+                ControllerDefinition definition = ControllerOptions.resolve(candidate.beanClass(), candidate.options(),
+                        candidate.kind(), key -> config.getOptionalValue(key, String.class));
+                candidate.watchMethods().forEach(ControllerOptions::watchedKind);
                 Class<?> clash = names.putIfAbsent(definition.name(), candidate.beanClass());
                 if (clash != null) {
                     throw new IllegalStateException("Controller name '" + definition.name() + "' is used by both "
                             + clash.getName() + " and " + candidate.beanClass().getName()
                             + "; set distinct @Controller(name = ...) values");
                 }
-                definitions.add(definition);
+                discovered.add(new Discovered(definition, candidate.bean(), List.copyOf(candidate.watchMethods())));
                 LOG.info(() -> "Found controller " + definition.name() + " for " + definition.kind().getSimpleName()
                         + " (" + candidate.beanClass().getName() + ")");
             } catch (RuntimeException e) {
@@ -73,32 +103,8 @@ public class ReconcilerExtension implements Extension {
     }
 
     /** The validated controllers of this deployment, in discovery order. */
-    public List<ControllerDefinition> definitions() {
-        return List.copyOf(definitions);
-    }
-
-    private static ControllerDefinition define(Found candidate) {
-        Controller options = candidate.options();
-        String where = "@Controller on " + candidate.beanClass().getName();
-        String name = options.name().isEmpty()
-                ? ModelKind.of(candidate.kind()).kind().toLowerCase(Locale.ROOT)
-                : options.name();
-        if (name.isBlank()) {
-            throw new IllegalArgumentException(where + ": name must not be blank");
-        }
-        if (name.length() > ControllerDefinition.MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException(where + ": name must have at most " + ControllerDefinition.MAX_NAME_LENGTH
-                    + " characters, '" + name + "' has " + name.length());
-        }
-        if (options.workers() < 1) {
-            throw new IllegalArgumentException(where + ": workers must be at least 1, got " + options.workers());
-        }
-        if (options.allNamespaces() && !options.namespace().isEmpty()) {
-            throw new IllegalArgumentException(where + ": set either namespace or allNamespaces, not both");
-        }
-        String namespace = options.allNamespaces() ? null : options.namespace();
-        String selector = options.labelSelector().isBlank() ? null : options.labelSelector();
-        return new ControllerDefinition(name, candidate.kind(), namespace, selector, options.workers(), candidate.bean());
+    public List<Discovered> discovered() {
+        return List.copyOf(discovered);
     }
 
     @SuppressWarnings("unchecked")

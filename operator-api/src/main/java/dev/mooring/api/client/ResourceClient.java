@@ -9,6 +9,10 @@ import java.util.Optional;
  * models. Every method performs exactly one request and throws {@link KubernetesException}
  * (never a checked exception) when it fails.
  *
+ * <p>A client has a default namespace (in a reconcile pass: the namespace of the object being
+ * reconciled); passing a {@code null} namespace, or an object without {@code metadata.namespace},
+ * uses it.
+ *
  * <p>The kind of a model class is resolved through the API server's discovery the first time it
  * is used; a kind the server does not serve fails with a {@link KubernetesException} of code 404
  * that names it.
@@ -19,7 +23,7 @@ public interface ResourceClient {
      * Read one object.
      *
      * @param type the model class, such as {@code V1ConfigMap.class}
-     * @param namespace the namespace; ignored (may be null) for cluster-scoped kinds
+     * @param namespace the namespace, null for the client's default; ignored for cluster-scoped kinds
      * @param name the object's name
      * @return the object, or empty when it does not exist
      * @throws KubernetesException for any failure other than 404
@@ -27,7 +31,8 @@ public interface ResourceClient {
     <R extends KubernetesObject> Optional<R> get(Class<R> type, String namespace, String name);
 
     /**
-     * Create an object in the namespace of its {@code metadata.namespace}.
+     * Create an object in the namespace of its {@code metadata.namespace} (the client's default
+     * namespace when it has none).
      *
      * @return the object as stored by the server
      * @throws KubernetesException with code 409 when it already exists, or any other failure

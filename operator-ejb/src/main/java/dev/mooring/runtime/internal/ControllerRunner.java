@@ -1,73 +1,81 @@
 package dev.mooring.runtime.internal;
 
 import com.google.gson.JsonObject;
+import dev.mooring.api.Cache;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
-import dev.mooring.api.Result;
-import dev.mooring.api.TerminalException;
-import dev.mooring.api.client.KubernetesException;
 import dev.mooring.api.client.ResourceClient;
 import dev.mooring.api.queue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Runs one controller: its informer feeds a work queue of object keys, and workers reconcile
- * the keys one at a time per key.
+ * Runs one controller: informer events become keys in its work queue, and workers reconcile the
+ * keys, never two passes of one key at once.
  *
- * <p>Startup resolves the kind, starts the informer and waits (up to the sync timeout) for the
- * initial list before any worker starts. Each pass ends in exactly one queue action: success
- * and {@link Result#requeueAfter} forget the key's failures (the latter adds it back after the
- * delay), a {@link TerminalException} forgets without retry, any other exception retries with
- * backoff. All threads come from the managed executor given to {@link #start}.
+ * <p>Each pass ends in exactly one {@link Outcome}: one queue action and one counted outcome.
+ * Informers are attached before start (by {@link OperatorRuntime}); workers run on the managed
+ * executor given to {@link #startWorkers}.
  */
-public final class ControllerRunner<T extends KubernetesObject> implements InformerListener<T> {
+public final class ControllerRunner<T extends KubernetesObject> {
 
     private static final Logger LOG = Logger.getLogger(ControllerRunner.class.getName());
-    static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
-    static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
     private final ControllerDefinition definition;
-    private final Class<T> kind;
     private final Reconciler<T> reconciler;
-    private final KubeHttp requests;
-    private final KubeHttp watches;
-    private final ResourceTypes types;
-    private final ResourceClient client;
+    private final Function<String, ResourceClient> clients;
+    private final RequestScope requestScope;
     private final Consumer<ControllerRunner<?>> onFailure;
-    private final WorkQueue<ObjectKey> queue = new WorkQueue<>();
+    private final WorkQueue<ObjectKey> queue;
 
     private final AtomicReference<ControllerState> state = new AtomicReference<>(ControllerState.STARTING);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicLong successes = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong terminalErrors = new AtomicLong();
-    private final List<Future<?>> tasks = new ArrayList<>();
-    private volatile ExecutorService executor;
-    private volatile Informer<T> informer;
+    private final AtomicLong cancellations = new AtomicLong();
+    private final AtomicLong durationNanos = new AtomicLong();
+    private final List<Future<?>> workers = new ArrayList<>();
+    private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
+    private final Map<Class<?>, Cache<?>> caches = new LinkedHashMap<>();
+    private volatile Informer<T> primary;
+    private volatile ScheduledExecutorService scheduler;
 
-    public ControllerRunner(ControllerDefinition definition, Class<T> kind, Reconciler<T> reconciler, KubeHttp requests,
-            KubeHttp watches, ResourceTypes types, ResourceClient client, Consumer<ControllerRunner<?>> onFailure) {
+    /**
+     * @param clients the live client for a default namespace
+     * @param onFailure told once when the controller fails fatally
+     */
+    public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, Function<String, ResourceClient> clients,
+            RequestScope requestScope, WorkQueue<ObjectKey> queue, Consumer<ControllerRunner<?>> onFailure) {
         this.definition = definition;
-        this.kind = kind;
         this.reconciler = reconciler;
-        this.requests = requests;
-        this.watches = watches;
-        this.types = types;
-        this.client = client;
+        this.clients = clients;
+        this.requestScope = requestScope;
+        this.queue = queue;
         this.onFailure = onFailure;
     }
 
@@ -75,84 +83,160 @@ public final class ControllerRunner<T extends KubernetesObject> implements Infor
         return definition.name();
     }
 
-    /** Start on the given (managed) executor; returns at once. */
-    public synchronized void start(ExecutorService executor) {
-        this.executor = executor;
-        long syncDeadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
-        tasks.add(executor.submit(() -> runInformer(executor, syncDeadline)));
+    public ControllerDefinition definition() {
+        return definition;
     }
 
-    private void runInformer(ExecutorService executor, long syncDeadline) {
-        try {
-            ResourceType<T> type = resolveKind(syncDeadline);
-            if (type == null) {
-                return;
+    // --- wiring, before start ---
+
+    /** Subscribe to the primary informer. */
+    public void attachPrimary(Informer<T> informer) {
+        primary = informer;
+        register(informer);
+        informer.addListener(new InformerListener<>() {
+            @Override
+            public void onAdd(T object) {
+                queue.add(ObjectKey.of(object));
             }
-            Informer<T> created = new Informer<>(requests, watches, type, definition.namespace(),
-                    definition.labelSelector(), WorkQueue.DEFAULT_MAX_DELAY, this);
-            informer = created;
-            synchronized (this) {
-                if (state.get() != ControllerState.STARTING) {
+
+            @Override
+            public void onUpdate(T oldObject, T newObject) {
+                if (definition.statusEvents() || !onlyStatusChanged(oldObject, newObject)) {
+                    queue.add(ObjectKey.of(newObject));
+                }
+            }
+
+            @Override
+            public void onDelete(T object) {
+                queue.add(ObjectKey.of(object));
+            }
+        });
+    }
+
+    /** Subscribe to an owned kind: a child's change enqueues its controlling owner if it is a cached primary. */
+    public <C extends KubernetesObject> void attachOwned(Informer<C> children) {
+        register(children);
+        subscribe(children, "the owner mapper", this::controllingOwner);
+    }
+
+    /** Subscribe to a dependency with a mapper. */
+    @SuppressWarnings("unchecked")
+    public <D extends KubernetesObject> void attachWatch(Informer<D> dependency, WatchMapper mapper) {
+        register(dependency);
+        subscribe(dependency, mapper.description(), object -> {
+            Collection<?> keys = mapper.mapper().map(object);
+            if (keys == null) {
+                return List.of();
+            }
+            for (Object key : keys) {
+                if (!(key instanceof ObjectKey)) {
+                    throw new IllegalStateException("returned " + (key == null ? "null" : key.getClass().getName())
+                            + " instead of ObjectKey values");
+                }
+            }
+            return (Collection<ObjectKey>) keys;
+        });
+    }
+
+    private void register(Informer<?> informer) {
+        informers.putIfAbsent(informer.type().modelClass(), informer);
+        caches.putIfAbsent(informer.type().modelClass(), new InformerCache<>(informer));
+        informer.onFailure(this::fail);
+    }
+
+    private interface KeyMapping<D> {
+        Collection<ObjectKey> keys(D object) throws Exception;
+    }
+
+    /** Maps old and new states of a watched object; the whole mapping succeeds before any key is enqueued. */
+    private <D extends KubernetesObject> void subscribe(Informer<D> informer, String description, KeyMapping<D> mapping) {
+        informer.addListener(new InformerListener<>() {
+            @Override
+            public void onAdd(D object) {
+                enqueueMapped(object, null);
+            }
+
+            @Override
+            public void onUpdate(D oldObject, D newObject) {
+                enqueueMapped(newObject, oldObject);
+            }
+
+            @Override
+            public void onDelete(D object) {
+                enqueueMapped(object, null);
+            }
+
+            private void enqueueMapped(D object, D previous) {
+                if (state.get() == ControllerState.FAILED || state.get() == ControllerState.STOPPED) {
                     return;
                 }
-                tasks.add(executor.submit(() -> awaitSyncThenWork(created, syncDeadline)));
-            }
-            created.run();
-        } catch (RuntimeException | Error e) {
-            fail(e);
-        }
-    }
-
-    /**
-     * Discovery of the primary kind, retried with backoff on transient failures (no answer, 5xx,
-     * 429) until the sync deadline; authorization failures and an unserved kind fail at once.
-     * Returns null when stopped or timed out (the timeout is reported by the sync wait).
-     */
-    private ResourceType<T> resolveKind(long syncDeadline) {
-        Duration backoff = Duration.ofMillis(500);
-        while (state.get() == ControllerState.STARTING) {
-            try {
-                return types.resolve(kind);
-            } catch (KubernetesException e) {
-                if (!Informer.isTransient(e) || System.nanoTime() + backoff.toNanos() > syncDeadline) {
-                    throw e;
-                }
-                LOG.log(Level.WARNING, "Discovery of {0} for controller {1} failed, retrying in {2} s: {3}",
-                        new Object[] {kind.getSimpleName(), name(), backoff.toMillis() / 1000.0, e.getMessage()});
+                Set<ObjectKey> keys = new LinkedHashSet<>();
                 try {
-                    Thread.sleep(backoff.toMillis());
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return null;
-                }
-                backoff = backoff.multipliedBy(2);
-            }
-        }
-        return null;
-    }
-
-    private void awaitSyncThenWork(Informer<T> started, long syncDeadline) {
-        try {
-            if (!started.awaitSynced(Duration.ofNanos(Math.max(0, syncDeadline - System.nanoTime())))) {
-                if (state.get() == ControllerState.STARTING && started.failure().isEmpty()) {
-                    fail(new IllegalStateException("The initial list of " + started.describe()
-                            + " did not complete within " + SYNC_TIMEOUT.toSeconds() + " s"));
-                }
-                return;
-            }
-            synchronized (this) {
-                if (!state.compareAndSet(ControllerState.STARTING, ControllerState.READY)) {
+                    if (previous != null && previous != object) {
+                        keys.addAll(mapping.keys(Models.copy(previous)));
+                    }
+                    keys.addAll(mapping.keys(Models.copy(object)));
+                } catch (Exception | Error e) {
+                    fail(new IllegalStateException("Watch mapping of " + informer.type().kind() + " "
+                            + ObjectKey.of(object) + " by " + description + " failed: " + e, e));
                     return;
                 }
-                for (int i = 0; i < definition.workers(); i++) {
-                    tasks.add(executor.submit(this::work));
-                }
+                keys.forEach(queue::add);
             }
-            LOG.info(() -> "Controller " + name() + " is ready: watching " + started.describe() + " with "
-                    + definition.workers() + " worker(s)");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        });
+    }
+
+    private Collection<ObjectKey> controllingOwner(KubernetesObject child) {
+        ResourceType<T> primaryType = primary.type();
+        List<V1OwnerReference> references = child.getMetadata().getOwnerReferences();
+        if (references == null) {
+            return List.of();
         }
+        List<ObjectKey> owners = new ArrayList<>(1);
+        for (V1OwnerReference reference : references) {
+            if (Boolean.TRUE.equals(reference.getController()) && primaryType.kind().equals(reference.getKind())
+                    && primaryType.group().equals(groupOf(reference.getApiVersion()))) {
+                ObjectKey key = new ObjectKey(primaryType.namespaced() ? child.getMetadata().getNamespace() : null,
+                        reference.getName());
+                primary.get(key)
+                        .filter(owner -> Objects.equals(owner.getMetadata().getUid(), reference.getUid()))
+                        .ifPresent(owner -> owners.add(key));
+            }
+        }
+        return owners;
+    }
+
+    private static String groupOf(String apiVersion) {
+        int slash = apiVersion == null ? -1 : apiVersion.lastIndexOf('/');
+        return slash < 0 ? "" : apiVersion.substring(0, slash);
+    }
+
+    /** The informers of this controller, primary first. */
+    public List<Informer<?>> informers() {
+        List<Informer<?>> ordered = new ArrayList<>();
+        ordered.add(primary);
+        informers.values().stream().filter(informer -> informer != primary).forEach(ordered::add);
+        return ordered;
+    }
+
+    // --- running ---
+
+    /** Start the workers (once every informer has synced); marks the controller ready. */
+    public synchronized void startWorkers(ExecutorService executor, ScheduledExecutorService timers) {
+        if (!state.compareAndSet(ControllerState.STARTING, ControllerState.READY)) {
+            return;
+        }
+        this.scheduler = timers;
+        for (int i = 0; i < definition.workers(); i++) {
+            workers.add(executor.submit(this::work));
+        }
+        LOG.info(() -> "Controller " + name() + " is ready: " + informers().stream().map(Informer::describe).toList()
+                + ", " + definition.workers() + " worker(s)");
+    }
+
+    /** Request a pass of {@code key}; coalesced; a no-op after stop. */
+    public void enqueue(ObjectKey key) {
+        queue.add(Objects.requireNonNull(key, "key"));
     }
 
     private void work() {
@@ -171,52 +255,73 @@ public final class ControllerRunner<T extends KubernetesObject> implements Infor
     }
 
     private void reconcile(ObjectKey key) {
-        Optional<T> object = informer.get(key);
+        Optional<T> object = primary.get(key);
         if (object.isEmpty()) {
             // Absent from the watched scope: nothing to reconcile; owned children go with garbage collection.
             queue.forget(key);
             return;
         }
-        try {
-            Result result = reconciler.reconcile(object.get(), new ReconcileContext<>(name(), key, client));
-            queue.forget(key);
-            successes.incrementAndGet();
-            if (result != null) {
-                result.requeueAfter().ifPresent(delay -> queue.addAfter(key, delay));
+        AtomicBoolean timedOut = new AtomicBoolean();
+        ScheduledFuture<?> timer = scheduleTimeout(timedOut);
+        long start = System.nanoTime();
+        Outcome outcome;
+        try (RequestScope.Activation scope = requestScope.activate()) {
+            outcome = Outcome.returned(reconciler.reconcile(object.get(), context(key)));
+        } catch (Exception | AssertionError e) {
+            outcome = Outcome.thrown(e, timedOut.get());
+        } finally {
+            durationNanos.addAndGet(System.nanoTime() - start);
+            if (timer != null) {
+                timer.cancel(false);
+                if (timedOut.get()) {
+                    Thread.interrupted(); // the interrupt was for the pass, not for the worker
+                }
             }
-        } catch (TerminalException e) {
-            queue.forget(key);
-            terminalErrors.incrementAndGet();
-            LOG.log(Level.WARNING, "Reconcile of " + describe(key) + " failed terminally (no retry): " + e.getMessage(), e);
-        } catch (Exception e) {
-            errors.incrementAndGet();
-            Duration delay = queue.retry(key);
-            LOG.log(Level.WARNING, String.format("Reconcile of %s failed; retry in %.2f s: %s", describe(key),
-                    delay.toMillis() / 1000.0, e), e);
         }
+        Optional<Duration> retry = outcome.applyTo(queue, key);
+        count(outcome, key, retry);
+    }
+
+    private void count(Outcome outcome, ObjectKey key, Optional<Duration> retry) {
+        double seconds = retry.map(delay -> delay.toMillis() / 1000.0).orElse(0.0);
+        switch (outcome.kind()) {
+            case SUCCESS -> successes.incrementAndGet();
+            case TERMINAL -> {
+                terminalErrors.incrementAndGet();
+                LOG.log(Level.WARNING, "Reconcile of " + describe(key) + " failed terminally (no retry): "
+                        + outcome.cause().getMessage(), outcome.cause());
+            }
+            case CANCELLED -> {
+                cancellations.incrementAndGet();
+                LOG.warning(() -> String.format("Reconcile of %s exceeded its timeout of %s and was cancelled; retry in %.2f s",
+                        describe(key), definition.reconcileTimeout(), seconds));
+            }
+            case ERROR -> {
+                errors.incrementAndGet();
+                LOG.log(Level.WARNING, String.format("Reconcile of %s failed; retry in %.2f s: %s", describe(key), seconds,
+                        outcome.cause()), outcome.cause());
+            }
+        }
+    }
+
+    private ScheduledFuture<?> scheduleTimeout(AtomicBoolean timedOut) {
+        Duration timeout = definition.reconcileTimeout();
+        if (timeout == null) {
+            return null;
+        }
+        Thread worker = Thread.currentThread();
+        return scheduler.schedule(() -> {
+            timedOut.set(true);
+            worker.interrupt();
+        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private ReconcileContext<T> context(ObjectKey key) {
+        return new ReconcileContext<>(name(), key, clients.apply(key.namespace()), caches, this::enqueue);
     }
 
     private String describe(ObjectKey key) {
         return definition.kind().getSimpleName() + " " + key + " (controller " + name() + ")";
-    }
-
-    // --- informer events ---
-
-    @Override
-    public void onAdd(T object) {
-        queue.add(ObjectKey.of(object));
-    }
-
-    @Override
-    public void onUpdate(T oldObject, T newObject) {
-        if (oldObject == newObject || !onlyStatusChanged(oldObject, newObject)) {
-            queue.add(ObjectKey.of(newObject));
-        }
-    }
-
-    @Override
-    public void onDelete(T object) {
-        queue.add(ObjectKey.of(object));
     }
 
     /**
@@ -246,7 +351,8 @@ public final class ControllerRunner<T extends KubernetesObject> implements Infor
 
     // --- lifecycle and status ---
 
-    private void fail(Throwable cause) {
+    /** Mark failed (once), stop the workers at once, and report to the runtime. */
+    public void fail(Throwable cause) {
         ControllerState previous = state.getAndUpdate(
                 s -> s == ControllerState.STARTING || s == ControllerState.READY ? ControllerState.FAILED : s);
         if (previous != ControllerState.STARTING && previous != ControllerState.READY) {
@@ -258,45 +364,53 @@ public final class ControllerRunner<T extends KubernetesObject> implements Infor
         onFailure.accept(this);
     }
 
-    /** Stop: no new work, ready work drains for up to the shutdown timeout, then workers are interrupted. */
+    /**
+     * Stop: no new work, delayed retries discarded, ready work drains for up to the shutdown
+     * timeout, then running passes are interrupted.
+     */
     public void stop() {
         ControllerState previous = state.getAndUpdate(s -> s == ControllerState.FAILED ? s : ControllerState.STOPPED);
-        if (previous != ControllerState.FAILED) {
-            halt(SHUTDOWN_TIMEOUT);
+        if (previous != ControllerState.FAILED && previous != ControllerState.STOPPED) {
+            halt(definition.shutdownTimeout());
         }
     }
 
     private void halt(Duration drain) {
-        Informer<T> running = informer;
-        if (running != null) {
-            running.stop();
-        }
         queue.shutdown(drain.isZero());
         List<Future<?>> pending;
         synchronized (this) {
-            pending = new ArrayList<>(tasks);
+            pending = new ArrayList<>(workers);
         }
         long end = System.nanoTime() + drain.toNanos();
-        for (Future<?> task : pending) {
+        for (Future<?> worker : pending) {
             try {
                 long left = end - System.nanoTime();
                 if (left > 0) {
-                    task.get(left, TimeUnit.NANOSECONDS);
+                    worker.get(left, TimeUnit.NANOSECONDS);
                 }
             } catch (TimeoutException | java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
-                // cancelled below
+                // interrupted below
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
-            task.cancel(true);
+            worker.cancel(true);
         }
+    }
+
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    public ControllerState state() {
+        return state.get();
     }
 
     public ControllerStatus status() {
         Throwable cause = failure.get();
         return new ControllerStatus(name(), definition.kind().getSimpleName(), state.get(),
                 cause == null ? null : cause.getMessage(), queue.depth(), queue.processing(), queue.delayed(),
-                successes.get(), errors.get(), terminalErrors.get());
+                successes.get(), errors.get(), terminalErrors.get(), cancellations.get(),
+                durationNanos.get() / 1e9);
     }
 }

@@ -13,9 +13,12 @@ package dev.mooring.runtime.internal;
  * @param successes completed passes
  * @param errors failed passes that will be retried
  * @param terminalErrors failed passes that will not be retried
+ * @param cancellations passes interrupted by the reconcile timeout (retried)
+ * @param durationSeconds total time spent in finished passes, failed and cancelled ones included
  */
 public record ControllerStatus(String name, String kind, ControllerState state, String failure, int queued,
-        int processing, int delayed, long successes, long errors, long terminalErrors) {
+        int processing, int delayed, long successes, long errors, long terminalErrors, long cancellations,
+        double durationSeconds) {
 
     public boolean ready() {
         return state == ControllerState.READY;

@@ -48,7 +48,8 @@ public final class Informer<T extends KubernetesObject> {
     private final ResourceType<T> type;
     private final String namespace;
     private final String labelSelector;
-    private final InformerListener<T> listener;
+    private final List<InformerListener<T>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<Throwable>> failureListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Duration backoffCap;
 
     private final Map<ObjectKey, T> store = new ConcurrentHashMap<>();
@@ -58,6 +59,7 @@ public final class Informer<T extends KubernetesObject> {
     private volatile Watch<JsonObject> current;
     private volatile Throwable failure;
     private volatile boolean initialListDone;
+    private final java.util.concurrent.atomic.AtomicLong listsDone = new java.util.concurrent.atomic.AtomicLong();
     private String resourceVersion;
 
     /**
@@ -65,17 +67,39 @@ public final class Informer<T extends KubernetesObject> {
      * @param labelSelector a label selector, or null for none
      */
     public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
-            Duration backoffCap, InformerListener<T> listener) {
+            Duration backoffCap) {
         this.lists = lists;
         this.watches = watches;
         this.type = type;
         this.namespace = type.namespaced() ? namespace : null;
         this.labelSelector = labelSelector == null || labelSelector.isBlank() ? null : labelSelector;
         this.backoffCap = backoffCap;
-        this.listener = listener;
     }
 
-    /** The loop: list, watch, relist when needed, until stopped. Throws only on fatal errors. */
+    /** Subscribe to changes; subscribe before {@link #run()} to see the initial objects. */
+    public void addListener(InformerListener<T> listener) {
+        listeners.add(listener);
+    }
+
+    /** Be told when the informer fails fatally. */
+    public void onFailure(java.util.function.Consumer<Throwable> listener) {
+        failureListeners.add(listener);
+    }
+
+    /** The kind this informer watches. */
+    public ResourceType<T> type() {
+        return type;
+    }
+
+    /** The watched namespace, or null for all namespaces or a cluster-scoped kind. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /**
+     * The loop: list, watch, relist when needed, until stopped. A fatal error ends it and is
+     * reported to the failure listeners and by {@link #failure()}.
+     */
     public void run() {
         Duration backoff = Duration.ofSeconds(1);
         boolean needList = true;
@@ -107,7 +131,8 @@ public final class Informer<T extends KubernetesObject> {
             }
         } catch (RuntimeException | Error e) {
             failure = e;
-            throw e;
+            LOG.log(Level.SEVERE, "The informer of " + describe() + " failed: " + e.getMessage(), e);
+            failureListeners.forEach(listener -> listener.accept(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -159,9 +184,24 @@ public final class Informer<T extends KubernetesObject> {
 
     /** Re-deliver every cached object as an update to itself (the periodic resync). */
     public void resync() {
-        for (T object : store.values()) {
-            listener.onUpdate(object, object);
+        if (!hasSynced()) {
+            return;
         }
+        for (T object : store.values()) {
+            for (InformerListener<T> listener : listeners) {
+                listener.onUpdate(object, object);
+            }
+        }
+    }
+
+    /** Complete lists so far: 1 after the initial list, one more per relist (after 410 Gone). */
+    public long listCount() {
+        return listsDone.get();
+    }
+
+    /** Number of cached objects. */
+    public int size() {
+        return store.size();
     }
 
     /** A description for logs: kind, scope and selector. */
@@ -198,18 +238,19 @@ public final class Informer<T extends KubernetesObject> {
             T now = listed.get(old.getKey());
             if (now == null || !sameUid(old.getValue(), now)) {
                 store.remove(old.getKey());
-                listener.onDelete(old.getValue());
+                dispatchDelete(old.getValue());
             }
         }
         for (Map.Entry<ObjectKey, T> entry : listed.entrySet()) {
             T previous = store.put(entry.getKey(), entry.getValue());
             if (previous == null) {
-                listener.onAdd(entry.getValue());
+                dispatchAdd(entry.getValue());
             } else {
-                listener.onUpdate(previous, entry.getValue());
+                dispatchUpdate(previous, entry.getValue());
             }
         }
         resourceVersion = listVersion;
+        listsDone.incrementAndGet();
         if (!initialListDone) {
             initialListDone = true;
             LOG.info(() -> "Initial list of " + describe() + " complete: " + listed.size() + " objects");
@@ -258,16 +299,16 @@ public final class Informer<T extends KubernetesObject> {
                 T object = Models.fromJson(event.object, type);
                 T previous = store.put(ObjectKey.of(object), object);
                 if (previous == null) {
-                    listener.onAdd(object);
+                    dispatchAdd(object);
                 } else {
-                    listener.onUpdate(previous, object);
+                    dispatchUpdate(previous, object);
                 }
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "DELETED" -> {
                 T object = Models.fromJson(event.object, type);
                 T previous = store.remove(ObjectKey.of(object));
-                listener.onDelete(previous != null ? previous : object);
+                dispatchDelete(previous != null ? previous : object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "BOOKMARK" -> {
@@ -296,6 +337,18 @@ public final class Informer<T extends KubernetesObject> {
      * Client errors that retrying cannot fix: 401, 403, 404 (kind not served) and any other 4xx
      * except 408, 409, 410 and 429 (for example 400 for a malformed label selector).
      */
+    private void dispatchAdd(T object) {
+        listeners.forEach(listener -> listener.onAdd(object));
+    }
+
+    private void dispatchUpdate(T oldObject, T newObject) {
+        listeners.forEach(listener -> listener.onUpdate(oldObject, newObject));
+    }
+
+    private void dispatchDelete(T object) {
+        listeners.forEach(listener -> listener.onDelete(object));
+    }
+
     private static boolean isFatal(KubernetesException e) {
         int code = e.code();
         return code >= 400 && code < 500 && code != 408 && code != 409 && code != 410 && code != 429;

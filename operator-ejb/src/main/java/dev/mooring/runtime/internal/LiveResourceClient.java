@@ -13,16 +13,25 @@ public final class LiveResourceClient implements ResourceClient {
 
     private final KubeHttp http;
     private final ResourceTypes types;
+    private final String defaultNamespace;
 
-    public LiveResourceClient(KubeHttp http, ResourceTypes types) {
+    /**
+     * @param defaultNamespace the namespace used when a call passes none (null: no default)
+     */
+    public LiveResourceClient(KubeHttp http, ResourceTypes types, String defaultNamespace) {
         this.http = http;
         this.types = types;
+        this.defaultNamespace = defaultNamespace;
+    }
+
+    private String namespace(String given) {
+        return given != null ? given : defaultNamespace;
     }
 
     @Override
     public <R extends KubernetesObject> Optional<R> get(Class<R> type, String namespace, String name) {
         ResourceType<R> resourceType = types.resolve(type);
-        return http.getOptional(resourceType.itemPath(namespace, name), Map.of())
+        return http.getOptional(resourceType.itemPath(namespace(namespace), name), Map.of())
                 .map(json -> Models.fromJson(json, resourceType));
     }
 
@@ -31,7 +40,7 @@ public final class LiveResourceClient implements ResourceClient {
     public <R extends KubernetesObject> R create(R object) {
         Objects.requireNonNull(object.getMetadata(), "object.metadata");
         ResourceType<R> type = types.resolve((Class<R>) object.getClass());
-        JsonObject created = http.send("POST", type.collectionPath(object.getMetadata().getNamespace()), Map.of(),
+        JsonObject created = http.send("POST", type.collectionPath(namespace(object.getMetadata().getNamespace())), Map.of(),
                 Models.toJson(object), "application/json");
         return Models.fromJson(created, type);
     }
@@ -44,7 +53,7 @@ public final class LiveResourceClient implements ResourceClient {
         }
         ResourceType<R> type = types.resolve((Class<R>) target.getClass());
         JsonObject patched = http.send("PATCH",
-                type.itemPath(target.getMetadata().getNamespace(), target.getMetadata().getName()), Map.of(),
+                type.itemPath(namespace(target.getMetadata().getNamespace()), target.getMetadata().getName()), Map.of(),
                 operations.toString(), "application/json-patch+json");
         return Models.fromJson(patched, type);
     }

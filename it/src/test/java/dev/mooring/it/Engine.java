@@ -1,0 +1,59 @@
+package dev.mooring.it;
+
+import dev.mooring.api.Reconciler;
+import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.runtime.internal.RequestScope;
+import dev.mooring.runtime.internal.WatchMapper;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Mooring's engine embedded in a plain JUnit test (no Liberty), against the real testbed. The
+ * test supplies plain executors where the server supplies managed ones.
+ */
+final class Engine implements AutoCloseable {
+
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
+    final OperatorRuntime runtime;
+
+    Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries) {
+        runtime = new OperatorRuntime(new KubeHttp(requests), new KubeHttp(watches), entries, executor, scheduler,
+                RequestScope.NONE, new OperatorRuntime.Retry(Duration.ofMillis(200), Duration.ofSeconds(2)));
+        runtime.start();
+    }
+
+    /** An engine with one controller, on the shared testbed; watches are re-established after 5 s of silence. */
+    static Engine of(ControllerDefinition definition, Reconciler<?> reconciler) {
+        return new Engine(Testbed.client(), Testbed.client().setReadTimeout(5_000),
+                List.of(new OperatorRuntime.Entry(definition, reconciler)));
+    }
+
+    static ControllerDefinition definition(String name, Class<? extends KubernetesObject> kind, String namespace,
+            String selector, int workers, List<Class<? extends KubernetesObject>> owns, List<WatchMapper> watches) {
+        return new ControllerDefinition(name, kind, namespace, selector, workers, Duration.ofMinutes(5),
+                Duration.ofSeconds(30), Duration.ofSeconds(5), null, false, owns, watches);
+    }
+
+    void awaitReady() throws InterruptedException {
+        Eventually.await("the engine ready (failures: " + runtime.failures() + ")", Duration.ofSeconds(40),
+                () -> runtime.ready() || !runtime.healthy());
+        if (!runtime.ready()) {
+            throw new AssertionError("the engine failed: " + runtime.failures());
+        }
+    }
+
+    @Override
+    public void close() {
+        runtime.stop();
+        executor.shutdownNow();
+        scheduler.shutdownNow();
+    }
+}

@@ -1,0 +1,121 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.ControllerState;
+import dev.mooring.runtime.internal.ControllerStatus;
+import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.runtime.internal.WatchMapper;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.util.Config;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fatal errors are not retried in silence: the controller fails, the runtime reports it as
+ * unhealthy, and the cause names what is wrong.
+ */
+class EngineFailureIT {
+
+    private static Path rbacRunDir;
+    private static Properties rbac;
+
+    /** A second testbed enforcing RBAC, for the 403 case. */
+    @BeforeAll
+    static void startRbacTestbed() throws Exception {
+        rbacRunDir = Testbed.runDir().resolveSibling("testbed-rbac");
+        rbac = Testbed.up(rbacRunDir, "--authorization-mode=RBAC");
+    }
+
+    @AfterAll
+    static void stopRbacTestbed() throws Exception {
+        Testbed.down(rbacRunDir);
+    }
+
+    @Test
+    void badCredentialsFailTheControllerWith401() throws Exception {
+        ApiClient client = Config.fromToken(Testbed.env().getProperty("TESTBED_SERVER"), "not-a-valid-token", false);
+        assertFails(client, definition(V1ConfigMap.class, "default"), "401");
+    }
+
+    @Test
+    void aTokenThatMayNotListFailsTheControllerWith403() throws Exception {
+        String token = Testbed.token(rbacRunDir, "operators", "no-rights");
+        ApiClient client = Config.fromToken(rbac.getProperty("TESTBED_SERVER"), token, false);
+        assertFails(client, definition(V1ConfigMap.class, "default"), "403");
+    }
+
+    @Test
+    void aKindTheServerDoesNotServeFailsTheControllerWith404() throws Exception {
+        assertFails(Testbed.client(), definition(V1Node.class, null), "does not serve kind Node");
+    }
+
+    @Test
+    void aMapperThatThrowsFailsTheController() throws Exception {
+        CoreV1Api core = new CoreV1Api(Testbed.client());
+        String namespace = Testbed.createNamespace(core, "mapper");
+        WatchMapper broken = new WatchMapper(V1Secret.class, "BrokenMapper.map", object -> {
+            throw new IllegalStateException("mapper bug");
+        });
+        ControllerDefinition definition = Engine.definition("mapper", V1ConfigMap.class, namespace, null, 1, List.of(),
+                List.of(broken));
+        try (Engine engine = Engine.of(definition, new Recorder())) {
+            engine.awaitReady();
+            core.createNamespacedSecret(namespace, new V1Secret().metadata(new V1ObjectMeta().name("s"))
+                    .stringData(Map.of("k", "v"))).execute();
+            Eventually.await("the controller failed", Duration.ofSeconds(30), () -> !engine.runtime.healthy());
+            ControllerStatus status = engine.runtime.statuses().get(0);
+            assertEquals(ControllerState.FAILED, status.state());
+            assertTrue(status.failure().contains("BrokenMapper.map") && status.failure().contains("mapper bug"), status.failure());
+        }
+    }
+
+    @Test
+    void oneFailingControllerStopsItsSiblings() throws Exception {
+        ControllerDefinition good = definition(V1ConfigMap.class, "default");
+        ControllerDefinition bad = Engine.definition("nodes", V1Node.class, null, null, 1, List.of(), List.of());
+        try (Engine engine = new Engine(Testbed.client(), Testbed.client(),
+                List.of(new OperatorRuntime.Entry(good, new Recorder()), new OperatorRuntime.Entry(bad, (r, c) -> null)))) {
+            Eventually.await("the runtime failed", Duration.ofSeconds(30), () -> !engine.runtime.healthy());
+            Eventually.await("the sibling stopped", Duration.ofSeconds(30),
+                    () -> engine.runtime.statuses().get(0).state() == ControllerState.STOPPED);
+            assertFalse(engine.runtime.ready());
+            assertEquals(ControllerState.FAILED, engine.runtime.statuses().get(1).state());
+        }
+    }
+
+    private static ControllerDefinition definition(Class<? extends io.kubernetes.client.common.KubernetesObject> kind,
+            String namespace) {
+        return Engine.definition("failing", kind, namespace, null, 1, List.of(), List.of());
+    }
+
+    private static void assertFails(ApiClient client, ControllerDefinition definition, String expected) throws Exception {
+        try (Engine engine = new Engine(client, client, List.of(new OperatorRuntime.Entry(definition, new Recorder())))) {
+            Eventually.await("the controller failed", Duration.ofSeconds(40), () -> !engine.runtime.healthy());
+            assertFalse(engine.runtime.ready());
+            ControllerStatus status = engine.runtime.statuses().get(0);
+            assertEquals(ControllerState.FAILED, status.state());
+            assertTrue(status.failure().contains(expected), "failure: " + status.failure());
+            assertTrue(engine.runtime.failures().get(0).contains(expected), "failures: " + engine.runtime.failures());
+        }
+    }
+
+    static boolean exists(Path path) {
+        return Files.exists(path);
+    }
+}

@@ -1,0 +1,144 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.ObjectKey;
+import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.WatchMapper;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.util.PatchUtils;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The reconcile engine embedded in JUnit, against the real API server. */
+class EngineIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    private final CoreV1Api core = new CoreV1Api(Testbed.client());
+    private String namespace;
+
+    @BeforeEach
+    void isolated() throws ApiException {
+        namespace = Testbed.createNamespace(core, "engine");
+    }
+
+    /** Four workers, 200 updates of one object: never two passes of it at once, and the last state is seen. */
+    @Test
+    void perKeySerializationUnderABurstOfUpdates() throws Exception {
+        Recorder recorder = new Recorder();
+        recorder.workMillis = 5;
+        ControllerDefinition definition = Engine.definition("burst", V1ConfigMap.class, namespace, null, 4, List.of(), List.of());
+        try (Engine engine = Engine.of(definition, recorder)) {
+            engine.awaitReady();
+            createConfigMap("hot", Map.of("n", "0"), Map.of(), null);
+            createConfigMap("cold", Map.of("n", "0"), Map.of(), null);
+            for (int i = 1; i <= 200; i++) {
+                patch("hot", "[{\"op\":\"replace\",\"path\":\"/data/n\",\"value\":\"" + i + "\"}]");
+            }
+            ObjectKey hot = new ObjectKey(namespace, "hot");
+            Eventually.await("the last update reconciled", TIMEOUT, () -> recorder.lastData(hot),
+                    data -> data != null && "200".equals(data.get("n")));
+            assertEquals(0, recorder.overlaps.get(), "two passes of one key ran at the same time");
+            assertTrue(recorder.passCount(hot) <= 201, "more passes than events: " + recorder.passCount(hot));
+            assertTrue(recorder.passCount(new ObjectKey(namespace, "cold")) >= 1);
+        }
+    }
+
+    /** owns: a child's change reconciles its controlling owner, and only when the owner's UID matches. */
+    @Test
+    void anOwnedChildsChangeReconcilesItsOwner() throws Exception {
+        Recorder recorder = new Recorder();
+        ControllerDefinition definition = Engine.definition("owner", V1ConfigMap.class, namespace, null, 1,
+                List.of(V1Secret.class), List.of());
+        try (Engine engine = Engine.of(definition, recorder)) {
+            engine.awaitReady();
+            V1ConfigMap owner = createConfigMap("owner", Map.of("a", "1"), Map.of(), null);
+            ObjectKey ownerKey = new ObjectKey(namespace, "owner");
+            Eventually.await("the owner reconciled", TIMEOUT, () -> recorder.passCount(ownerKey) >= 1);
+
+            int before = recorder.passCount(ownerKey);
+            createSecret("child", Map.of(), reference(owner.getMetadata().getName(), owner.getMetadata().getUid()));
+            Eventually.await("the owner reconciled for its new child", TIMEOUT, () -> recorder.passCount(ownerKey) > before);
+
+            // A child whose reference names the owner's name with a stale UID does not reach the owner.
+            int afterChild = recorder.passCount(ownerKey);
+            createSecret("stale", Map.of(), reference("owner", UUID.randomUUID().toString()));
+            createConfigMap("marker", Map.of(), Map.of(), null);
+            Eventually.await("the marker reconciled", TIMEOUT, () -> recorder.passCount(new ObjectKey(namespace, "marker")) >= 1);
+            assertEquals(afterChild, recorder.passCount(ownerKey), "a child of another UID reached the owner");
+            assertTrue(engine.runtime.informerCount() >= 2);
+        }
+    }
+
+    /** A mapped watch maps old and new states: moving a reference reconciles both targets. */
+    @Test
+    void aMappedWatchReconcilesTheOldAndTheNewTarget() throws Exception {
+        Recorder recorder = new Recorder();
+        WatchMapper byLabel = new WatchMapper(V1Secret.class, "target label", object -> {
+            Map<String, String> labels = object.getMetadata().getLabels();
+            return labels == null || !labels.containsKey("target") ? Set.of()
+                    : Set.of(new ObjectKey(object.getMetadata().getNamespace(), labels.get("target")));
+        });
+        ControllerDefinition definition = Engine.definition("mapped", V1ConfigMap.class, namespace, null, 1, List.of(),
+                List.of(byLabel));
+        try (Engine engine = Engine.of(definition, recorder)) {
+            engine.awaitReady();
+            createConfigMap("a", Map.of(), Map.of(), null);
+            createConfigMap("b", Map.of(), Map.of(), null);
+            ObjectKey a = new ObjectKey(namespace, "a");
+            ObjectKey b = new ObjectKey(namespace, "b");
+            Eventually.await("a and b reconciled", TIMEOUT, () -> recorder.passCount(a) >= 1 && recorder.passCount(b) >= 1);
+
+            createSecret("dependency", Map.of("target", "a"), null);
+            int aBefore = recorder.passCount(a);
+            Eventually.await("a reconciled for the new dependency", TIMEOUT, () -> recorder.passCount(a) > aBefore);
+
+            int aMid = recorder.passCount(a);
+            int bMid = recorder.passCount(b);
+            PatchUtils.patch(V1Secret.class, () -> core.patchNamespacedSecret("dependency", namespace,
+                    new V1Patch("{\"metadata\":{\"labels\":{\"target\":\"b\"}}}")).buildCall(null),
+                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, core.getApiClient());
+            Eventually.await("both the old (a) and the new (b) target reconciled", TIMEOUT,
+                    () -> recorder.passCount(a) > aMid && recorder.passCount(b) > bMid);
+        }
+    }
+
+    private V1OwnerReference reference(String name, String uid) {
+        return new V1OwnerReference().apiVersion("v1").kind("ConfigMap").name(name).uid(uid).controller(true);
+    }
+
+    private V1ConfigMap createConfigMap(String name, Map<String, String> data, Map<String, String> labels,
+            V1OwnerReference owner) throws ApiException {
+        V1ObjectMeta meta = new V1ObjectMeta().name(name).labels(labels);
+        if (owner != null) {
+            meta.addOwnerReferencesItem(owner);
+        }
+        return core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(meta).data(data)).execute();
+    }
+
+    private void createSecret(String name, Map<String, String> labels, V1OwnerReference owner) throws ApiException {
+        V1ObjectMeta meta = new V1ObjectMeta().name(name).labels(labels);
+        if (owner != null) {
+            meta.addOwnerReferencesItem(owner);
+        }
+        core.createNamespacedSecret(namespace, new V1Secret().metadata(meta).stringData(Map.of("k", "v"))).execute();
+    }
+
+    private void patch(String name, String jsonPatch) throws ApiException {
+        PatchUtils.patch(V1ConfigMap.class, () -> core.patchNamespacedConfigMap(name, namespace, new V1Patch(jsonPatch))
+                .buildCall(null), V1Patch.PATCH_FORMAT_JSON_PATCH, core.getApiClient());
+    }
+}

@@ -1,0 +1,250 @@
+package dev.mooring.runtime.internal;
+
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.Reconciler;
+import dev.mooring.api.client.KubernetesException;
+import dev.mooring.api.queue.WorkQueue;
+import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * All controllers of one deployment with a shared lifetime; independent of the container, so
+ * that it can also run embedded (in tests) with plain executors.
+ *
+ * <p>Start-up runs on one managed task: every kind is resolved through discovery (transient
+ * failures retried within each controller's sync timeout); every controller subscribes to its
+ * informers (shared through the {@link InformerPool}) before any watch starts, so each sees the
+ * initial objects; primary informers are started and synced first, then the others; then each
+ * controller's workers start. A fatal failure of one controller stops its siblings and marks the
+ * runtime failed: recovering means a new deployment or a new server process.
+ */
+public final class OperatorRuntime {
+
+    private static final Logger LOG = Logger.getLogger(OperatorRuntime.class.getName());
+
+    /** A controller to run: its definition (namespace resolved) and its reconciler. */
+    public record Entry(ControllerDefinition definition, Reconciler<?> reconciler) {
+    }
+
+    /** Retry settings shared by the work queues and the informers' reconnects. */
+    public record Retry(Duration baseDelay, Duration maxDelay) {
+        public static final Retry DEFAULT = new Retry(WorkQueue.DEFAULT_BASE_DELAY, WorkQueue.DEFAULT_MAX_DELAY);
+    }
+
+    private final ResourceTypes types;
+    private final KubeHttp requests;
+    private final InformerPool pool;
+    private final ExecutorService executor;
+    private final ScheduledExecutorService scheduler;
+    private final Map<String, ControllerRunner<?>> runners = new LinkedHashMap<>();
+    private final List<String> failures = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private volatile Future<?> startup;
+
+    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
+            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry) {
+        this.requests = requests;
+        this.types = new ResourceTypes(requests);
+        this.pool = new InformerPool(requests, watches, retry.maxDelay());
+        this.executor = executor;
+        this.scheduler = scheduler;
+        for (Entry entry : entries) {
+            runners.put(entry.definition().name(), runner(entry, requestScope, retry));
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry) {
+        WorkQueue<ObjectKey> queue = new WorkQueue<>(retry.baseDelay(), retry.maxDelay(), WorkQueue.DEFAULT_JITTER);
+        return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
+                namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
+                failed -> onFailure((ControllerRunner<?>) failed));
+    }
+
+    /** Start on the executor; returns at once. */
+    public void start() {
+        startup = executor.submit(this::startUp);
+    }
+
+    private void startUp() {
+        long begin = System.nanoTime();
+        List<ControllerRunner<?>> all = new ArrayList<>(runners.values());
+        try {
+            for (ControllerRunner<?> runner : all) {
+                wire(runner, deadline(begin, runner));
+            }
+            for (ControllerRunner<?> runner : all) {
+                if (runner.state() == ControllerState.STARTING) {
+                    pool.start(runner.informers().get(0), executor, scheduler);
+                }
+            }
+            for (ControllerRunner<?> runner : all) {
+                awaitSynced(runner, runner.informers().subList(0, 1), deadline(begin, runner));
+            }
+            for (ControllerRunner<?> runner : all) {
+                if (runner.state() == ControllerState.STARTING) {
+                    runner.informers().forEach(informer -> pool.start(informer, executor, scheduler));
+                }
+            }
+            for (ControllerRunner<?> runner : all) {
+                awaitSynced(runner, runner.informers(), deadline(begin, runner));
+                if (runner.state() == ControllerState.STARTING && !stopping.get()) {
+                    runner.startWorkers(executor, scheduler);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.SEVERE, "Mooring start-up failed", e);
+            all.forEach(runner -> runner.fail(e));
+        }
+    }
+
+    private static long deadline(long begin, ControllerRunner<?> runner) {
+        return begin + runner.definition().syncTimeout().toNanos();
+    }
+
+    /** Resolve the kinds of one controller and subscribe it to its informers. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void wire(ControllerRunner runner, long deadline) throws InterruptedException {
+        ControllerDefinition definition = runner.definition();
+        try {
+            ResourceType primaryType = resolve(definition.kind(), runner, deadline);
+            if (primaryType == null) {
+                return;
+            }
+            runner.attachPrimary(pool.acquire(primaryType, definition.namespace(), definition.labelSelector(),
+                    definition.resync()));
+            // Dependencies are watched in the primary's scope without its selector; a cluster-scoped
+            // primary watches its namespaced dependencies in all namespaces.
+            String scope = primaryType.namespaced() ? definition.namespace() : null;
+            for (Class<? extends KubernetesObject> owned : definition.owns()) {
+                ResourceType type = resolve(owned, runner, deadline);
+                if (type == null) {
+                    return;
+                }
+                runner.attachOwned(pool.acquire(type, scope, null, definition.resync()));
+            }
+            for (WatchMapper watch : definition.watches()) {
+                ResourceType type = resolve(watch.kind(), runner, deadline);
+                if (type == null) {
+                    return;
+                }
+                runner.attachWatch(pool.acquire(type, scope, null, definition.resync()), watch);
+            }
+        } catch (RuntimeException e) {
+            runner.fail(e);
+        }
+    }
+
+    /**
+     * Discovery of one kind, retried with backoff on transient failures (no answer, 5xx, 429)
+     * until the deadline; authorization failures and an unserved kind fail at once. Null when
+     * stopping.
+     */
+    private <T extends KubernetesObject> ResourceType<T> resolve(Class<T> kind, ControllerRunner<?> runner, long deadline)
+            throws InterruptedException {
+        Duration backoff = Duration.ofMillis(500);
+        while (!stopping.get() && runner.state() == ControllerState.STARTING) {
+            try {
+                return types.resolve(kind);
+            } catch (KubernetesException e) {
+                if (!Informer.isTransient(e) || System.nanoTime() + backoff.toNanos() > deadline) {
+                    throw e;
+                }
+                LOG.log(Level.WARNING, "Discovery of {0} for controller {1} failed, retrying in {2} s: {3}",
+                        new Object[] {kind.getSimpleName(), runner.name(), backoff.toMillis() / 1000.0, e.getMessage()});
+                Thread.sleep(backoff.toMillis());
+                backoff = backoff.multipliedBy(2);
+            }
+        }
+        return null;
+    }
+
+    private void awaitSynced(ControllerRunner<?> runner, List<Informer<?>> informers, long deadline)
+            throws InterruptedException {
+        for (Informer<?> informer : informers) {
+            if (runner.state() != ControllerState.STARTING || stopping.get()) {
+                return;
+            }
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            if (!informer.awaitSynced(left) && informer.failure().isEmpty() && !stopping.get()) {
+                runner.fail(new IllegalStateException("The initial list of " + informer.describe() + " did not complete within "
+                        + runner.definition().syncTimeout().toMillis() / 1000.0 + " s"));
+            }
+        }
+    }
+
+    private void onFailure(ControllerRunner<?> failed) {
+        failures.add("controller " + failed.name() + ": " + failed.failure().map(Throwable::getMessage).orElse("failed"));
+        if (stopping.compareAndSet(false, true)) {
+            LOG.severe(() -> "Controller " + failed.name() + " failed; stopping its sibling controllers. Mooring stays"
+                    + " failed until the application or the server is restarted.");
+            executor.submit(() -> {
+                runners.values().stream().filter(runner -> runner != failed).forEach(ControllerRunner::stop);
+                pool.stopAll();
+            });
+        }
+    }
+
+    /** Stop every controller (draining accepted work), then the informers. */
+    public void stop() {
+        stopping.set(true);
+        Future<?> running = startup;
+        if (running != null) {
+            running.cancel(true);
+        }
+        runners.values().forEach(ControllerRunner::stop);
+        pool.stopAll();
+    }
+
+    /** Ask controller {@code name} to reconcile {@code key}. */
+    public void enqueue(String name, ObjectKey key) {
+        ControllerRunner<?> runner = runners.get(name);
+        if (runner == null) {
+            throw new IllegalArgumentException("No controller named '" + name + "'; controllers: " + runners.keySet());
+        }
+        runner.enqueue(key);
+    }
+
+    /** Snapshots of every controller, in declaration order. */
+    public List<ControllerStatus> statuses() {
+        return runners.values().stream().map(ControllerRunner::status).toList();
+    }
+
+    /** True while no controller failed. */
+    public boolean healthy() {
+        return failures.isEmpty();
+    }
+
+    /** True when healthy and every controller has synced and runs its workers. */
+    public boolean ready() {
+        return healthy() && runners.values().stream().allMatch(runner -> runner.state() == ControllerState.READY);
+    }
+
+    /** The fatal failures, each naming its controller and cause. */
+    public List<String> failures() {
+        return List.copyOf(failures);
+    }
+
+    /** Relists caused by expired watch history, over all informers. */
+    public long relists() {
+        return pool.relists();
+    }
+
+    /** Distinct informers (watch subscriptions) of this runtime. */
+    public int informerCount() {
+        return pool.count();
+    }
+}

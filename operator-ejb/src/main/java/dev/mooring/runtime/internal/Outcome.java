@@ -1,0 +1,62 @@
+package dev.mooring.runtime.internal;
+
+import dev.mooring.api.Result;
+import dev.mooring.api.TerminalException;
+import dev.mooring.api.Wait;
+import dev.mooring.api.queue.WorkQueue;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * How a reconcile pass ended, and the one queue action that follows from it.
+ *
+ * @param kind the counted outcome
+ * @param requeueAfter for a success, the delay of the next pass asked for, if any
+ * @param cause for a failure, what was thrown
+ */
+public record Outcome(Kind kind, Optional<Duration> requeueAfter, Throwable cause) {
+
+    /** The counted outcomes (also the metric labels). */
+    public enum Kind {
+        SUCCESS, ERROR, TERMINAL, CANCELLED
+    }
+
+    /** The pass returned ({@code null} counts as {@link Result#done()}). */
+    public static Outcome returned(Result result) {
+        return new Outcome(Kind.SUCCESS, result == null ? Optional.empty() : result.requeueAfter(), null);
+    }
+
+    /** The pass threw {@code thrown}; {@code timedOut} when the reconcile timeout interrupted it. */
+    public static Outcome thrown(Throwable thrown, boolean timedOut) {
+        if (thrown instanceof Wait wait) {
+            return new Outcome(Kind.SUCCESS, Optional.of(wait.after()), null);
+        }
+        if (thrown instanceof TerminalException) {
+            return new Outcome(Kind.TERMINAL, Optional.empty(), thrown);
+        }
+        return new Outcome(timedOut ? Kind.CANCELLED : Kind.ERROR, Optional.empty(), thrown);
+    }
+
+    /**
+     * Apply the queue action: success forgets the key's failures and adds it after the requested
+     * delay; terminal forgets without retry; error and cancelled retry with backoff.
+     *
+     * @return the retry delay for error and cancelled, else empty
+     */
+    public <K> Optional<Duration> applyTo(WorkQueue<K> queue, K key) {
+        switch (kind) {
+            case SUCCESS -> {
+                queue.forget(key);
+                requeueAfter.ifPresent(delay -> queue.addAfter(key, delay));
+                return Optional.empty();
+            }
+            case TERMINAL -> {
+                queue.forget(key);
+                return Optional.empty();
+            }
+            default -> {
+                return Optional.of(queue.retry(key));
+            }
+        }
+    }
+}
