@@ -109,6 +109,11 @@ class ConfigMapMirrorIT {
         assertEquals("ready", check.getJsonObject("data").getString("configmap-mirror"));
         assertEquals(200, Http.get("/health/live").status());
         assertEquals(200, Http.get("/health/started").status());
+
+        JsonObject runtime = (JsonObject) Http.get("/mooring/api/runtime").json();
+        assertTrue(runtime.getBoolean("healthy") && runtime.getBoolean("ready"), runtime.toString());
+        assertEquals(1, runtime.getInt("informers"), "one controller watching one kind: " + runtime);
+        assertEquals(0, runtime.getJsonArray("failures").size());
     }
 
     private long successfulPasses() throws Exception {

@@ -102,8 +102,8 @@ class EngineIT {
             ObjectKey b = new ObjectKey(namespace, "b");
             Eventually.await("a and b reconciled", TIMEOUT, () -> recorder.passCount(a) >= 1 && recorder.passCount(b) >= 1);
 
-            createSecret("dependency", Map.of("target", "a"), null);
             int aBefore = recorder.passCount(a);
+            createSecret("dependency", Map.of("target", "a"), null);
             Eventually.await("a reconciled for the new dependency", TIMEOUT, () -> recorder.passCount(a) > aBefore);
 
             int aMid = recorder.passCount(a);

@@ -186,6 +186,12 @@ public class OperatorManager {
         return running == null ? 0 : running.informerCount();
     }
 
+    /** Relists caused by expired watch history (410 Gone), over all informers. */
+    public long relists() {
+        OperatorRuntime running = runtime;
+        return running == null ? 0 : running.relists();
+    }
+
     /** See {@link dev.mooring.api.Controllers#enqueue}. */
     public void enqueue(String controllerName, ObjectKey key) {
         OperatorRuntime running = runtime;

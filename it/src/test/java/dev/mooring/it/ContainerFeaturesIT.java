@@ -1,0 +1,129 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.it.probe.ProbeReconciler;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.EmptyAsset;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What only the container gives: a controller of the application's own module found by CDI, its
+ * options overridden by MicroProfile Config, a request scope per pass, @Watch methods, the
+ * injectable Controllers, and a deployment that fails on an invalid option.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ContainerFeaturesIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final String PROBE = "probe";
+    private static final String INVALID = "invalid";
+    private static String namespace;
+
+    @ArquillianResource
+    private Deployer deployer;
+
+    @Deployment(name = PROBE, managed = false, testable = false)
+    static EnterpriseArchive probe() throws ApiException {
+        namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "probe");
+        return ear("probe.ear", "mooring.controller.probe.namespace=" + namespace + "\n");
+    }
+
+    @Deployment(name = INVALID, managed = false, testable = false)
+    static EnterpriseArchive invalid() {
+        return ear("invalid.ear", "mooring.controller.probe.namespace=default\nmooring.controller.probe.workers=zero\n");
+    }
+
+    private static EnterpriseArchive ear(String name, String config) {
+        JavaArchive module = ShrinkWrap.create(JavaArchive.class, "probe-operator.jar")
+                .addPackage(ProbeReconciler.class.getPackage())
+                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml")
+                .addAsManifestResource(new StringAsset(config), "microprofile-config.properties");
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return ShrinkWrap.create(EnterpriseArchive.class, name).merge(ear).addAsLibrary(module);
+    }
+
+    @Test
+    void containerFeaturesWork() throws Exception {
+        CoreV1Api core = new CoreV1Api(Testbed.client());
+        deployer.deploy(PROBE);
+        try {
+            Eventually.await("readiness UP", TIMEOUT, () -> Http.get("/health/ready"), answer -> answer.status() == 200);
+
+            core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name("one"))
+                    .data(Map.of("k", "v"))).execute();
+            Map<String, String> report = awaitReport(core, "one", 1);
+            assertEquals(namespace, report.get("namespace"), "the namespace override from MicroProfile Config");
+            assertEquals("true", report.get("sameWithinPass"), "one request-scoped instance within a pass");
+            assertEquals("true", report.get("newPerPass"), "a new request-scoped instance per pass");
+
+            // @Watch: a Secret targeting "one" reconciles it again.
+            core.createNamespacedSecret(namespace, new V1Secret().metadata(new V1ObjectMeta().name("s")
+                    .labels(Map.of("target", "one"))).stringData(Map.of("k", "v"))).execute();
+            report = awaitReport(core, "one", 2);
+            assertEquals("true", report.get("newPerPass"));
+
+            // Controllers.enqueue from inside the application: "two" asks for another pass of "one".
+            core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name("two"))
+                    .data(Map.of("enqueue", "one"))).execute();
+            awaitReport(core, "one", 3);
+        } finally {
+            deployer.undeploy(PROBE);
+        }
+    }
+
+    @Test
+    void anInvalidOptionFailsTheDeploymentNamingTheProperty() throws Exception {
+        Path log = Path.of(System.getProperty("mooring.it.liberty.log"));
+        assertThrows(Exception.class, () -> deployer.deploy(INVALID));
+        try {
+            Eventually.await("the deployment problem in the server log", TIMEOUT, () -> Files.readString(log),
+                    text -> text.contains("mooring.controller.probe.workers must be a whole number of at least 1, got 'zero'"));
+        } finally {
+            try {
+                deployer.undeploy(INVALID);
+            } catch (RuntimeException e) {
+                // it never started
+            }
+        }
+        assertTrue(Files.readString(log).contains("mooring.controller.probe.workers"));
+    }
+
+    private static Map<String, String> awaitReport(CoreV1Api core, String name, int passes) throws InterruptedException {
+        return Eventually.await(name + " reconciled " + passes + " time(s)", TIMEOUT, () -> read(core, "report-" + name),
+                report -> report.isPresent() && Integer.parseInt(report.get().getOrDefault("passes", "0")) >= passes)
+                .orElseThrow();
+    }
+
+    private static Optional<Map<String, String>> read(CoreV1Api core, String name) throws ApiException {
+        try {
+            return Optional.ofNullable(core.readNamespacedConfigMap(name, namespace).execute().getData());
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.Context;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.Reconciler;
+import dev.mooring.api.Result;
+import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.ControllerStatus;
+import dev.mooring.runtime.internal.OperatorRuntime;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.util.Config;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Engine behaviours against the real API server: dead connections, resync, timeouts, filters, enqueue, stop. */
+class EngineBehaviourIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    private final CoreV1Api core = new CoreV1Api(Testbed.client());
+    private String namespace;
+
+    @BeforeEach
+    void isolated() throws ApiException {
+        namespace = Testbed.createNamespace(core, "behaviour");
+    }
+
+    private ControllerDefinition definition(Class<? extends io.kubernetes.client.common.KubernetesObject> kind,
+            Duration resync, Duration reconcileTimeout, boolean statusEvents) {
+        return new ControllerDefinition("behaviour", kind, namespace, null, 1, resync, Duration.ofSeconds(30),
+                Duration.ofSeconds(2), reconcileTimeout, statusEvents, List.of(), List.of());
+    }
+
+    /** A watch whose connection goes silent (no close, no data) is detected and re-established. */
+    @Test
+    void aSilentlyDeadWatchConnectionIsReplaced() throws Exception {
+        try (FreezingProxy proxy = new FreezingProxy(Integer.parseInt(Testbed.env().getProperty("TESTBED_PORT")))) {
+            ApiClient throughProxy = Config.fromConfig(Testbed.runDir().resolve("admin.kubeconfig").toString())
+                    .setBasePath("https://127.0.0.1:" + proxy.port()).setReadTimeout(3_000);
+            Recorder recorder = new Recorder();
+            try (Engine engine = new Engine(Testbed.client(), throughProxy,
+                    List.of(new OperatorRuntime.Entry(definition(V1ConfigMap.class, Duration.ofMinutes(5), null, false), recorder)))) {
+                engine.awaitReady();
+                // An event through the watch proves that its connection (through the proxy) is open.
+                create("before-freeze");
+                Eventually.await("an event through the watch", TIMEOUT,
+                        () -> recorder.passCount(new ObjectKey(namespace, "before-freeze")) >= 1);
+                proxy.freezeOpenConnections();
+                create("after-freeze");
+                Eventually.await("a change after the connection froze reconciled", TIMEOUT,
+                        () -> recorder.passCount(new ObjectKey(namespace, "after-freeze")) >= 1);
+            }
+        }
+    }
+
+    @Test
+    void theResyncPeriodRedeliversUnchangedObjects() throws Exception {
+        Recorder recorder = new Recorder();
+        try (Engine engine = Engine.of(definition(V1ConfigMap.class, Duration.ofSeconds(1), null, false), recorder)) {
+            engine.awaitReady();
+            create("steady");
+            ObjectKey key = new ObjectKey(namespace, "steady");
+            Eventually.await("three passes of an unchanged object", TIMEOUT, () -> recorder.passCount(key) >= 3);
+        }
+    }
+
+    @Test
+    void aPassOverItsTimeoutIsCancelledAndRetried() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        Reconciler<V1ConfigMap> slowOnce = (resource, context) -> {
+            if (calls.incrementAndGet() == 1) {
+                try {
+                    Thread.sleep(60_000);
+                } catch (InterruptedException e) {
+                    interrupted.set(true);
+                    throw e;
+                }
+            }
+            return Result.done();
+        };
+        try (Engine engine = Engine.of(definition(V1ConfigMap.class, Duration.ofMinutes(5), Duration.ofSeconds(1), false),
+                slowOnce)) {
+            engine.awaitReady();
+            create("slow");
+            Eventually.await("a cancelled pass, then a successful one", TIMEOUT, () -> engine.runtime.statuses().get(0),
+                    status -> status.cancellations() == 1 && status.successes() >= 1);
+            assertTrue(interrupted.get(), "the timed-out pass was not interrupted");
+            assertEquals(0, engine.runtime.statuses().get(0).errors());
+        }
+    }
+
+    @Test
+    void statusOnlyUpdatesDoNotReconcileUnlessAskedFor() throws Exception {
+        AppsV1Api apps = new AppsV1Api(Testbed.client());
+        for (boolean statusEvents : new boolean[] {false, true}) {
+            Map<String, AtomicInteger> passes = new ConcurrentHashMap<>();
+            Reconciler<V1Deployment> counter = (resource, context) -> {
+                passes.computeIfAbsent(resource.getMetadata().getName(), k -> new AtomicInteger()).incrementAndGet();
+                return Result.done();
+            };
+            String name = "web-" + statusEvents;
+            try (Engine engine = Engine.of(definition(V1Deployment.class, Duration.ofMinutes(5), null, statusEvents), counter)) {
+                engine.awaitReady();
+                apps.createNamespacedDeployment(namespace, deployment(name)).execute();
+                Eventually.await("the first pass", TIMEOUT, () -> passes.containsKey(name));
+                int before = passes.get(name).get();
+
+                V1Deployment current = apps.readNamespacedDeployment(name, namespace).execute();
+                apps.replaceNamespacedDeploymentStatus(name, namespace,
+                        current.status(new V1DeploymentStatus().replicas(1).observedGeneration(1L))).execute();
+                String marker = "marker-" + statusEvents;
+                apps.createNamespacedDeployment(namespace, deployment(marker)).execute();
+                Eventually.await("the marker's pass", TIMEOUT, () -> passes.containsKey(marker));
+                if (statusEvents) {
+                    Eventually.await("a pass for the status change", TIMEOUT, () -> passes.get(name).get() > before);
+                } else {
+                    assertEquals(before, passes.get(name).get(), "a status-only update triggered a reconcile");
+                }
+            }
+        }
+    }
+
+    @Test
+    void enqueueFromOutsideReconcilesAndIsANoOpAfterStop() throws Exception {
+        Recorder recorder = new Recorder();
+        ObjectKey key = new ObjectKey(namespace, "external");
+        Engine engine = Engine.of(definition(V1ConfigMap.class, Duration.ofMinutes(5), null, false), recorder);
+        try (engine) {
+            engine.awaitReady();
+            create("external");
+            Eventually.await("the first pass", TIMEOUT, () -> recorder.passCount(key) == 1);
+            engine.runtime.enqueue("behaviour", key);
+            Eventually.await("a pass for the explicit request", TIMEOUT, () -> recorder.passCount(key) == 2);
+        }
+        engine.runtime.enqueue("behaviour", key);
+        Thread.sleep(300);
+        assertEquals(2, recorder.passCount(key), "a key enqueued after stop was reconciled");
+    }
+
+    @Test
+    void stopInterruptsAPassThatOutlivesTheShutdownTimeout() throws Exception {
+        AtomicBoolean interrupted = new AtomicBoolean();
+        AtomicBoolean started = new AtomicBoolean();
+        Reconciler<V1ConfigMap> stuck = (resource, context) -> {
+            started.set(true);
+            try {
+                Thread.sleep(120_000);
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            }
+            return Result.done();
+        };
+        Engine engine = Engine.of(definition(V1ConfigMap.class, Duration.ofMinutes(5), null, false), stuck);
+        engine.awaitReady();
+        create("stuck");
+        Eventually.await("the pass started", TIMEOUT, started::get);
+        engine.close();
+        Eventually.await("the running pass interrupted by stop", Duration.ofSeconds(10), interrupted::get);
+        ControllerStatus status = engine.runtime.statuses().get(0);
+        assertEquals("STOPPED", status.state().name());
+    }
+
+    private void create(String name) throws ApiException {
+        core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name(name))
+                .data(Map.of("k", "v"))).execute();
+    }
+
+    private static V1Deployment deployment(String name) {
+        return new V1Deployment().metadata(new V1ObjectMeta().name(name)).spec(new V1DeploymentSpec()
+                .selector(new V1LabelSelector().matchLabels(Map.of("app", name)))
+                .template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(Map.of("app", name)))
+                        .spec(new V1PodSpec().containers(List.of(new V1Container().name("c").image("example/c:1"))))));
+    }
+
+}
