@@ -39,6 +39,7 @@ class ContainerFeaturesIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final String PROBE = "probe";
     private static final String INVALID = "invalid";
+    private static final String NODES = "nodes";
     private static String namespace;
 
     @ArquillianResource
@@ -53,6 +54,15 @@ class ContainerFeaturesIT {
     @Deployment(name = INVALID, managed = false, testable = false)
     static EnterpriseArchive invalid() {
         return ear("invalid.ear", "mooring.controller.probe.namespace=default\nmooring.controller.probe.workers=zero\n");
+    }
+
+    @Deployment(name = NODES, managed = false, testable = false)
+    static EnterpriseArchive nodes() {
+        JavaArchive module = ShrinkWrap.create(JavaArchive.class, "nodes-operator.jar")
+                .addPackage(dev.mooring.it.nodes.NodeProbe.class.getPackage())
+                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return ShrinkWrap.create(EnterpriseArchive.class, "nodes.ear").merge(ear).addAsLibrary(module);
     }
 
     private static EnterpriseArchive ear(String name, String config) {
@@ -108,6 +118,22 @@ class ContainerFeaturesIT {
             }
         }
         assertTrue(Files.readString(log).contains("mooring.controller.probe.workers"));
+    }
+
+    /** A fatal error (here: a kind the server does not serve) is visible in health with its cause. */
+    @Test
+    void aFatalControllerErrorTurnsLivenessDownWithItsCause() throws Exception {
+        deployer.deploy(NODES);
+        try {
+            Http.Answer live = Eventually.await("liveness DOWN", TIMEOUT, () -> Http.get("/health/live"),
+                    answer -> answer.status() == 503);
+            assertTrue(live.body().contains("does not serve kind Node"), live.body());
+            Http.Answer ready = Http.get("/health/ready");
+            assertEquals(503, ready.status());
+            assertTrue(ready.body().contains("\"nodes\":\"failed"), ready.body());
+        } finally {
+            deployer.undeploy(NODES);
+        }
     }
 
     private static Map<String, String> awaitReport(CoreV1Api core, String name, int passes) throws InterruptedException {

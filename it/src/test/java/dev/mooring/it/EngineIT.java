@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.OperatorRuntime;
 import dev.mooring.runtime.internal.WatchMapper;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
@@ -113,6 +114,28 @@ class EngineIT {
                     V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, core.getApiClient());
             Eventually.await("both the old (a) and the new (b) target reconciled", TIMEOUT,
                     () -> recorder.passCount(a) > aMid && recorder.passCount(b) > bMid);
+        }
+    }
+
+    /** Controllers watching the same kind in the same scope share one informer; another scope gets its own. */
+    @Test
+    void informersAreSharedPerKindAndScope() throws Exception {
+        String other = Testbed.createNamespace(core, "other");
+        Recorder first = new Recorder();
+        Recorder second = new Recorder();
+        Recorder elsewhere = new Recorder();
+        List<OperatorRuntime.Entry> entries = List.of(
+                new OperatorRuntime.Entry(Engine.definition("first", V1ConfigMap.class, namespace, null, 1, List.of(), List.of()), first),
+                new OperatorRuntime.Entry(Engine.definition("second", V1ConfigMap.class, namespace, null, 1, List.of(), List.of()), second),
+                new OperatorRuntime.Entry(Engine.definition("elsewhere", V1ConfigMap.class, other, null, 1, List.of(), List.of()), elsewhere));
+        try (Engine engine = new Engine(Testbed.client(), Testbed.client(), entries)) {
+            engine.awaitReady();
+            assertEquals(2, engine.runtime.informerCount());
+            createConfigMap("shared", Map.of(), Map.of(), null);
+            ObjectKey key = new ObjectKey(namespace, "shared");
+            Eventually.await("both controllers of the shared informer reconciled", TIMEOUT,
+                    () -> first.passCount(key) == 1 && second.passCount(key) == 1);
+            assertEquals(0, elsewhere.passes.size(), "a controller of another namespace saw the object");
         }
     }
 
