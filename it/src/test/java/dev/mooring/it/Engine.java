@@ -38,8 +38,14 @@ final class Engine implements AutoCloseable {
 
     static ControllerDefinition definition(String name, Class<? extends KubernetesObject> kind, String namespace,
             String selector, int workers, List<Class<? extends KubernetesObject>> owns, List<WatchMapper> watches) {
+        return definition(name, kind, namespace, selector, workers, owns, watches, null);
+    }
+
+    static ControllerDefinition definition(String name, Class<? extends KubernetesObject> kind, String namespace,
+            String selector, int workers, List<Class<? extends KubernetesObject>> owns, List<WatchMapper> watches,
+            String finalizer) {
         return new ControllerDefinition(name, kind, namespace, selector, workers, Duration.ofMinutes(5),
-                Duration.ofSeconds(30), Duration.ofSeconds(5), null, false, owns, watches);
+                Duration.ofSeconds(30), Duration.ofSeconds(5), null, false, owns, watches, finalizer);
     }
 
     void awaitReady() throws InterruptedException {

@@ -49,7 +49,7 @@ class EngineBehaviourIT {
     private ControllerDefinition definition(Class<? extends io.kubernetes.client.common.KubernetesObject> kind,
             Duration resync, Duration reconcileTimeout, boolean statusEvents) {
         return new ControllerDefinition("behaviour", kind, namespace, null, 1, resync, Duration.ofSeconds(30),
-                Duration.ofSeconds(2), reconcileTimeout, statusEvents, List.of(), List.of());
+                Duration.ofSeconds(2), reconcileTimeout, statusEvents, List.of(), List.of(), null);
     }
 
     /** A watch whose connection goes silent (no close, no data) is detected and re-established. */

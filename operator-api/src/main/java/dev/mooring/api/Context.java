@@ -32,4 +32,43 @@ public interface Context<T extends KubernetesObject> {
 
     /** Ask for another pass of {@code key} of this controller (see {@link Controllers#enqueue}). */
     void enqueue(ObjectKey key);
+
+    /**
+     * Create or update a child of the object being reconciled, owned by it through a controller
+     * owner reference (so Kubernetes deletes it with its owner). Name and namespace default to
+     * the owner's.
+     *
+     * <p>A missing child is created. An existing child gets the fields {@code desired} sets,
+     * merged in with a guarded JSON Patch: maps are merged, lists and scalars replaced, fields
+     * {@code desired} leaves empty or null are left as they are (use {@link
+     * dev.mooring.api.client.ResourceClient#mutate} to remove a field). Nothing is written when
+     * the child already matches. Declare the child kind with {@link Controller#owns()} so that
+     * its changes reconcile the owner.
+     *
+     * @return the live child
+     * @throws TerminalException if a child of that name exists and is not controlled by this
+     *     object (another controller's, or nobody's): Mooring never takes it over
+     * @throws dev.mooring.api.client.KubernetesException when a write fails (a conflict is
+     *     retried from fresh state like any failure)
+     */
+    <C extends KubernetesObject> C ensure(C desired);
+
+    /**
+     * Like {@link #ensure}, through server-side apply with this controller's field manager
+     * ({@code mooring-<controller name>}): the server merges, and fields this controller
+     * stops setting are removed by it if no one else manages them.
+     *
+     * @return the live child
+     */
+    <C extends KubernetesObject> C apply(C desired);
+
+    /**
+     * Delete the children of {@code kind} that this object controls and whose names are not in
+     * {@code keep}, read from the cache; each delete is guarded by the child's UID and
+     * resourceVersion. {@code kind} must be watched ({@link Controller#owns()}).
+     *
+     * @return the children deleted
+     * @throws IllegalArgumentException if the controller does not watch {@code kind}
+     */
+    <C extends KubernetesObject> java.util.List<C> prune(Class<C> kind, java.util.Collection<String> keep);
 }

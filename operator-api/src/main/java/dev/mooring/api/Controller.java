@@ -13,7 +13,7 @@ import java.lang.annotation.Target;
  * Invalid options fail the deployment with a message that names the controller and the option;
  * they are never discovered at the first reconcile.
  *
- * <p>Every option except {@link #name()} and {@link #owns()} can be overridden per controller with
+ * <p>Every option except {@link #name()}, {@link #owns()} and {@link #finalizer()} can be overridden per controller with
  * the MicroProfile Config property {@code mooring.controller.<name>.<option>}, the option written
  * in kebab case: {@code mooring.controller.configmap-mirror.workers=4},
  * {@code MOORING_CONTROLLER_CONFIGMAP_MIRROR_WORKERS=4} in the environment. A property beats the
@@ -94,4 +94,10 @@ public @interface Controller {
      * to false, so that a controller's own status writes do not wake it up again.
      */
     boolean statusEvents() default false;
+
+    /**
+     * The finalizer of a controller whose reconciler implements {@link Cleanup}, a qualified
+     * name such as {@code example.com/cleanup}; required then, and not allowed otherwise.
+     */
+    String finalizer() default "";
 }

@@ -84,8 +84,10 @@ public class ReconcilerExtension implements Extension {
         Map<String, Class<?>> names = new HashMap<>();
         for (Candidate candidate : candidates) {
             try {
+                boolean cleans = candidate.bean().getTypes().stream().anyMatch(type -> type == dev.mooring.api.Cleanup.class
+                        || type instanceof ParameterizedType parameterized && parameterized.getRawType() == dev.mooring.api.Cleanup.class);
                 ControllerDefinition definition = ControllerOptions.resolve(candidate.beanClass(), candidate.options(),
-                        candidate.kind(), key -> config.getOptionalValue(key, String.class));
+                        candidate.kind(), cleans, key -> config.getOptionalValue(key, String.class));
                 candidate.watchMethods().forEach(ControllerOptions::watchedKind);
                 Class<?> clash = names.putIfAbsent(definition.name(), candidate.beanClass());
                 if (clash != null) {

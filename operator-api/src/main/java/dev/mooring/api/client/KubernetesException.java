@@ -13,6 +13,7 @@ public class KubernetesException extends RuntimeException {
 
     private final int code;
     private final String reason;
+    private final boolean conflict;
 
     /**
      * @param code the HTTP status, or 0 when the request did not get a response
@@ -21,9 +22,18 @@ public class KubernetesException extends RuntimeException {
      * @param cause the underlying failure, may be null
      */
     public KubernetesException(int code, String reason, String message, Throwable cause) {
+        this(code, reason, message, cause, false);
+    }
+
+    /**
+     * @param conflict whether the request lost a race with another writer even though the code
+     *     is not 409 (a failed JSON Patch {@code test} is answered with 422)
+     */
+    public KubernetesException(int code, String reason, String message, Throwable cause, boolean conflict) {
         super(message, cause);
         this.code = code;
         this.reason = reason == null ? "" : reason;
+        this.conflict = conflict;
     }
 
     /** The HTTP status code, or 0 when no response was received (connection failure, timeout). */
@@ -47,6 +57,6 @@ public class KubernetesException extends RuntimeException {
      * fresh state.
      */
     public boolean isConflict() {
-        return code == 409 || (code == 422 && getMessage() != null && getMessage().contains("test operation"));
+        return code == 409 || conflict;
     }
 }

@@ -86,6 +86,35 @@ public final class Patches {
         return guarded.build();
     }
 
+    /**
+     * {@code overlay} merged onto {@code base}: objects are merged member by member,
+     * recursively; anything else in {@code overlay} (scalars, arrays, null) replaces what
+     * {@code base} has; members absent from {@code overlay} stay as they are in {@code base}.
+     * This is how {@code ensure} applies a desired child onto the live one: maps merge, lists
+     * replace.
+     *
+     * @return a new value; the inputs are not modified
+     */
+    public static JsonValue merge(JsonValue base, JsonValue overlay) {
+        if (base.getValueType() != JsonValue.ValueType.OBJECT || overlay.getValueType() != JsonValue.ValueType.OBJECT) {
+            return overlay;
+        }
+        JsonObjectBuilder merged = Json.createObjectBuilder(base.asJsonObject());
+        for (Map.Entry<String, JsonValue> member : overlay.asJsonObject().entrySet()) {
+            JsonValue existing = base.asJsonObject().get(member.getKey());
+            merged.add(member.getKey(), existing == null ? member.getValue() : merge(existing, member.getValue()));
+        }
+        return merged.build();
+    }
+
+    /**
+     * The value without empty objects and arrays among object members (recursively), the way
+     * Mooring reads client-java models: an empty collection means "not specified".
+     */
+    public static JsonValue withoutEmptyCollections(JsonValue value) {
+        return withoutEmpty(value);
+    }
+
     /** The JSON form of a client-java model, as client-java sends it. */
     public static JsonValue toJson(Object model) {
         try (JsonReader reader = Json.createReader(new StringReader(JSON.serialize(model)))) {

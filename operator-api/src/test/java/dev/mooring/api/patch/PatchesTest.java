@@ -70,6 +70,21 @@ class PatchesTest {
     }
 
     @Test
+    void mergeMergesObjectsAndReplacesEverythingElse() {
+        JsonValue base = json("{'labels':{'a':'1','b':'2'},'list':[1,2],'keep':true,'n':{'x':{'y':1}}}");
+        JsonValue overlay = json("{'labels':{'b':'changed','c':'3'},'list':[3],'n':{'x':{'z':2}},'new':null}");
+        assertEquals(json("{'labels':{'a':'1','b':'changed','c':'3'},'list':[3],'keep':true,'n':{'x':{'y':1,'z':2}},'new':null}"),
+                Patches.merge(base, overlay));
+        assertEquals(json("[1]"), Patches.merge(json("{'a':1}"), json("[1]")));
+    }
+
+    @Test
+    void emptyCollectionsAreDroppedRecursively() {
+        assertEquals(json("{'a':{'b':1},'l':[{}]}"),
+                Patches.withoutEmptyCollections(json("{'a':{'b':1,'c':{},'d':[]},'e':{'f':{}},'l':[{}]}")));
+    }
+
+    @Test
     void diffIsGuardedByUidAndResourceVersion() {
         V1ConfigMap original = configMap(Map.of("a", "1"));
         V1ConfigMap desired = configMap(Map.of("a", "2", "b/c", "3"));

@@ -20,11 +20,12 @@ import java.util.List;
  * @param statusEvents whether status-only updates of the primary trigger a reconcile
  * @param owns owned child kinds
  * @param watches dependency watches with mappers
+ * @param finalizer the finalizer of a reconciler that implements {@code Cleanup}, or null
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> kind, String namespace,
         String labelSelector, int workers, Duration resync, Duration syncTimeout, Duration shutdownTimeout,
         Duration reconcileTimeout, boolean statusEvents, List<Class<? extends KubernetesObject>> owns,
-        List<WatchMapper> watches) {
+        List<WatchMapper> watches, String finalizer) {
 
     /** Longest allowed name: 118 characters, so that event source names stay within 128. */
     public static final int MAX_NAME_LENGTH = 118;
@@ -37,12 +38,12 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
     /** This definition with these dependency watches. */
     public ControllerDefinition withWatches(List<WatchMapper> mappers) {
         return new ControllerDefinition(name, kind, namespace, labelSelector, workers, resync, syncTimeout,
-                shutdownTimeout, reconcileTimeout, statusEvents, owns, List.copyOf(mappers));
+                shutdownTimeout, reconcileTimeout, statusEvents, owns, List.copyOf(mappers), finalizer);
     }
 
     /** This definition with the namespace resolved. */
     public ControllerDefinition withNamespace(String operatorNamespace) {
         return new ControllerDefinition(name, kind, namespaceOr(operatorNamespace), labelSelector, workers, resync,
-                syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents, owns, watches);
+                syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer);
     }
 }

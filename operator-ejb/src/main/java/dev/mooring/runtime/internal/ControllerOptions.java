@@ -46,6 +46,14 @@ public final class ControllerOptions {
      */
     public static ControllerDefinition resolve(Class<?> beanClass, Controller annotation,
             Class<? extends KubernetesObject> kind, Function<String, Optional<String>> config) {
+        return resolve(beanClass, annotation, kind, false, config);
+    }
+
+    /**
+     * @param cleans whether the reconciler implements {@code Cleanup} (then a finalizer is required)
+     */
+    public static ControllerDefinition resolve(Class<?> beanClass, Controller annotation,
+            Class<? extends KubernetesObject> kind, boolean cleans, Function<String, Optional<String>> config) {
         String where = "@Controller(name) on " + beanClass.getName();
         String name = annotation.name().isEmpty() ? ModelKind.of(kind).kind().toLowerCase(Locale.ROOT) : annotation.name();
         if (name.isBlank()) {
@@ -55,10 +63,11 @@ public final class ControllerOptions {
             throw new IllegalArgumentException(where + " must have at most " + ControllerDefinition.MAX_NAME_LENGTH
                     + " characters, '" + name + "' has " + name.length());
         }
-        return new ControllerOptions(beanClass, annotation, name, config).resolve(kind);
+        return new ControllerOptions(beanClass, annotation, name, config).resolve(kind, cleans);
     }
 
-    private ControllerDefinition resolve(Class<? extends KubernetesObject> kind) {
+    private ControllerDefinition resolve(Class<? extends KubernetesObject> kind, boolean cleans) {
+        String finalizer = finalizer(cleans);
         boolean allNamespaces = bool("all-namespaces", "allNamespaces", annotation.allNamespaces());
         String namespace = text("namespace", "namespace", annotation.namespace());
         if (allNamespaces && !namespace.isEmpty()) {
@@ -75,8 +84,28 @@ public final class ControllerOptions {
         boolean statusEvents = bool("status-events", "statusEvents", annotation.statusEvents());
         return new ControllerDefinition(name, kind, allNamespaces ? null : namespace, selector.isBlank() ? null : selector,
                 workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents,
-                List.copyOf(Arrays.asList(annotation.owns())), List.of());
+                List.copyOf(Arrays.asList(annotation.owns())), List.of(), finalizer);
     }
+
+    private String finalizer(boolean cleans) {
+        String finalizer = annotation.finalizer().trim();
+        String where = attribute("finalizer");
+        if (cleans && finalizer.isEmpty()) {
+            throw new IllegalArgumentException(where + " is required because the reconciler implements Cleanup:"
+                    + " name a qualified finalizer such as example.com/cleanup");
+        }
+        if (!cleans && !finalizer.isEmpty()) {
+            throw new IllegalArgumentException(where + " is set, but the reconciler does not implement Cleanup");
+        }
+        if (cleans && !FINALIZER.matcher(finalizer).matches()) {
+            throw new IllegalArgumentException(where + " must be a qualified name such as example.com/cleanup, got '"
+                    + finalizer + "'");
+        }
+        return cleans ? finalizer : null;
+    }
+
+    private static final java.util.regex.Pattern FINALIZER = java.util.regex.Pattern.compile(
+            "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$");
 
     private int workers() {
         Optional<String> property = config.apply(key("workers"));

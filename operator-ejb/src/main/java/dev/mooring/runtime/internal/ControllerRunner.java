@@ -60,8 +60,11 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final AtomicLong cancellations = new AtomicLong();
     private final AtomicLong durationNanos = new AtomicLong();
     private final List<Future<?>> workers = new ArrayList<>();
-    private final Map<Class<?>, Informer<?>> informers = new LinkedHashMap<>();
+    /** Every informer this controller subscribed to, distinct instances (one kind may have two). */
+    private final List<Informer<?>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<Class<?>, Cache<?>> caches = new LinkedHashMap<>();
+    /** Caches of owned kinds (for pruning): for the primary's own kind, not the primary cache. */
+    private final Map<Class<?>, Cache<?>> ownedCaches = new LinkedHashMap<>();
     private volatile Informer<T> primary;
     private volatile ScheduledExecutorService scheduler;
 
@@ -116,6 +119,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     /** Subscribe to an owned kind: a child's change enqueues its controlling owner if it is a cached primary. */
     public <C extends KubernetesObject> void attachOwned(Informer<C> children) {
         register(children);
+        ownedCaches.putIfAbsent(children.type().modelClass(), new InformerCache<>(children));
         subscribe(children, "the owner mapper", this::controllingOwner);
     }
 
@@ -139,7 +143,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
     }
 
     private void register(Informer<?> informer) {
-        informers.putIfAbsent(informer.type().modelClass(), informer);
+        if (!informers.contains(informer)) {
+            informers.add(informer);
+        }
         caches.putIfAbsent(informer.type().modelClass(), new InformerCache<>(informer));
         informer.onFailure(this::fail);
     }
@@ -215,7 +221,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     public List<Informer<?>> informers() {
         List<Informer<?>> ordered = new ArrayList<>();
         ordered.add(primary);
-        informers.values().stream().filter(informer -> informer != primary).forEach(ordered::add);
+        informers.stream().filter(informer -> informer != primary).forEach(ordered::add);
         return ordered;
     }
 
@@ -266,7 +272,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         long start = System.nanoTime();
         Outcome outcome;
         try (RequestScope.Activation scope = requestScope.activate()) {
-            outcome = Outcome.returned(reconciler.reconcile(object.get(), context(key)));
+            outcome = Outcome.returned(pass(object.get(), context(key, object.get())));
         } catch (Exception | AssertionError e) {
             outcome = Outcome.thrown(e, timedOut.get());
         } finally {
@@ -304,6 +310,30 @@ public final class ControllerRunner<T extends KubernetesObject> {
         }
     }
 
+    /**
+     * One pass. With a declared cleanup: an object being deleted gets {@code cleanup} and then
+     * loses the finalizer (only if the finalizer is there); any other object first gets the
+     * finalizer persisted, then {@code reconcile} on the live object that carries it.
+     */
+    @SuppressWarnings("unchecked")
+    private dev.mooring.api.Result pass(T object, ReconcileContext<T> context) throws Exception {
+        String finalizer = definition.finalizer();
+        if (finalizer == null || !(reconciler instanceof dev.mooring.api.Cleanup<?>)) {
+            return reconciler.reconcile(object, context);
+        }
+        dev.mooring.api.Cleanup<T> cleanup = (dev.mooring.api.Cleanup<T>) reconciler;
+        if (object.getMetadata().getDeletionTimestamp() != null) {
+            List<String> finalizers = object.getMetadata().getFinalizers();
+            if (finalizers != null && finalizers.contains(finalizer)) {
+                cleanup.cleanup(object, context);
+                context.client().removeFinalizer(object, finalizer);
+            }
+            return dev.mooring.api.Result.done();
+        }
+        T live = context.client().ensureFinalizer(object, finalizer);
+        return reconciler.reconcile(live, context);
+    }
+
     private ScheduledFuture<?> scheduleTimeout(AtomicBoolean timedOut) {
         Duration timeout = definition.reconcileTimeout();
         if (timeout == null) {
@@ -316,8 +346,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
         }, timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    private ReconcileContext<T> context(ObjectKey key) {
-        return new ReconcileContext<>(name(), key, clients.apply(key.namespace()), caches, this::enqueue);
+    private ReconcileContext<T> context(ObjectKey key, T object) {
+        return new ReconcileContext<>(name(), key, Models.copy(object), clients.apply(key.namespace()), caches, ownedCaches,
+                this::enqueue);
     }
 
     private String describe(ObjectKey key) {

@@ -63,7 +63,7 @@ public final class KubeHttp {
             ResponseBody responseBody = response.body();
             String text = responseBody == null ? "" : responseBody.string();
             if (!response.isSuccessful()) {
-                throw failure(method, path, response.code(), text, null);
+                throw failure(method, path, response.code(), text, null, "application/json-patch+json".equals(contentType));
             }
             JsonElement parsed = JsonParser.parseString(text);
             if (!parsed.isJsonObject()) {
@@ -83,7 +83,7 @@ public final class KubeHttp {
         try {
             return Watch.createWatch(client, call, WATCH_EVENT);
         } catch (ApiException e) {
-            throw failure("WATCH", path, e.getCode(), e.getResponseBody(), e);
+            throw failure("WATCH", path, e.getCode(), e.getResponseBody(), e, false);
         }
     }
 
@@ -104,10 +104,16 @@ public final class KubeHttp {
         }
     }
 
-    /** Turns an error answer into an exception that says what failed. */
-    public static KubernetesException failure(String method, String path, int code, String body, Throwable cause) {
+    /**
+     * Turns an error answer into an exception that says what failed, with the field causes the
+     * server gave. A 422 without causes for a JSON Patch is a failed {@code test} operation: the
+     * object changed since it was read, so it is marked as a conflict.
+     */
+    public static KubernetesException failure(String method, String path, int code, String body, Throwable cause,
+            boolean jsonPatch) {
         String reason = "";
         String message = body == null ? "" : body;
+        StringBuilder causes = new StringBuilder();
         try {
             JsonObject status = JsonParser.parseString(body).getAsJsonObject();
             if (status.has("reason")) {
@@ -116,13 +122,32 @@ public final class KubeHttp {
             if (status.has("message")) {
                 message = status.get("message").getAsString();
             }
+            JsonObject details = status.has("details") && status.get("details").isJsonObject()
+                    ? status.getAsJsonObject("details") : null;
+            if (details != null && details.has("causes")) {
+                for (com.google.gson.JsonElement item : details.getAsJsonArray("causes")) {
+                    JsonObject c = item.getAsJsonObject();
+                    causes.append(causes.length() == 0 ? " [" : "; ")
+                            .append(c.has("field") ? c.get("field").getAsString() + ": " : "")
+                            .append(c.has("message") ? c.get("message").getAsString() : "");
+                }
+                if (causes.length() > 0) {
+                    causes.append(']');
+                }
+            }
         } catch (RuntimeException notStatus) {
             // the body is not a Status object: keep it as the message
         }
-        if (message.length() > 500) {
-            message = message.substring(0, 500) + "...";
+        boolean failedTest = jsonPatch && code == 422 && causes.length() == 0;
+        if (failedTest) {
+            message += " (a JSON Patch test failed: the object changed since it was read)";
+        }
+        message += causes;
+        if (message.length() > 800) {
+            message = message.substring(0, 800) + "...";
         }
         return new KubernetesException(code, reason,
-                method + " " + path + " failed with " + code + (reason.isEmpty() ? "" : " " + reason) + ": " + message, cause);
+                method + " " + path + " failed with " + code + (reason.isEmpty() ? "" : " " + reason) + ": " + message,
+                cause, failedTest);
     }
 }

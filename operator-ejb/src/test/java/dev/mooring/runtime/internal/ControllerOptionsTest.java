@@ -109,6 +109,28 @@ class ControllerOptionsTest {
                 () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.status-events", "yes")));
     }
 
+    @Controller(finalizer = "example.com/cleanup")
+    static class WithFinalizer {
+    }
+
+    @Controller(finalizer = "cleanup")
+    static class UnqualifiedFinalizer {
+    }
+
+    @Test
+    void aFinalizerGoesWithCleanupAndIsQualified() {
+        ControllerDefinition cleaning = ControllerOptions.resolve(WithFinalizer.class,
+                WithFinalizer.class.getAnnotation(Controller.class), V1ConfigMap.class, true, key -> Optional.empty());
+        assertEquals("example.com/cleanup", cleaning.finalizer());
+        assertNull(resolve(Defaults.class, Map.of()).finalizer());
+        assertMessage("is required because the reconciler implements Cleanup", () -> ControllerOptions.resolve(Defaults.class,
+                Defaults.class.getAnnotation(Controller.class), V1ConfigMap.class, true, key -> Optional.empty()));
+        assertMessage("the reconciler does not implement Cleanup", () -> resolve(WithFinalizer.class, Map.of()));
+        assertMessage("must be a qualified name such as example.com/cleanup, got 'cleanup'",
+                () -> ControllerOptions.resolve(UnqualifiedFinalizer.class, UnqualifiedFinalizer.class.getAnnotation(Controller.class),
+                        V1ConfigMap.class, true, key -> Optional.empty()));
+    }
+
     @Test
     void durationsAcceptUnitsAndIso() {
         assertEquals(Duration.ofMillis(1500), Durations.parse("x", "1.5"));
