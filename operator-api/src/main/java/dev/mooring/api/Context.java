@@ -71,4 +71,33 @@ public interface Context<T extends KubernetesObject> {
      * @throws IllegalArgumentException if the controller does not watch {@code kind}
      */
     <C extends KubernetesObject> java.util.List<C> prune(Class<C> kind, java.util.Collection<String> keep);
+
+    /**
+     * Stage an edit of the object's {@code status}: {@code change} edits a copy, and the staged
+     * status is written once, after the pass, through the status subresource, and only when it
+     * differs from the stored one. It is written also when the pass fails (so that a failure can
+     * be reported); edits outside {@code status} are ignored here: persist those with
+     * {@link dev.mooring.api.client.ResourceClient#mutate}.
+     */
+    void updateStatus(java.util.function.Consumer<T> change);
+
+    /**
+     * Stage a standard condition in {@code status.conditions}, written like
+     * {@link #updateStatus}: {@code lastTransitionTime} changes only when the status changes,
+     * and {@code observedGeneration} is the object's {@code metadata.generation}.
+     *
+     * @param status {@code True}, {@code False} or {@code Unknown}
+     * @throws IllegalArgumentException if type, status or reason are not valid
+     */
+    void condition(String type, String status, String reason, String message);
+
+    /**
+     * Queue an Event about the object. Events are sent after the status is written, best effort
+     * (a failure never fails the pass) and bounded: at most 100 per pass, a repeated reason is
+     * suppressed for 60 s, and a controller sends a burst of at most 20 and then 5 per second.
+     *
+     * @param reason a CamelCase identifier, such as {@code ChildCreated}
+     * @throws IllegalArgumentException if the reason is not an identifier of at most 128 characters
+     */
+    void event(EventType type, String reason, String message);
 }

@@ -51,6 +51,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final RequestScope requestScope;
     private final Consumer<ControllerRunner<?>> onFailure;
     private final WorkQueue<ObjectKey> queue;
+    private final EventRecorder events;
+    /** Bound of sending the Events of one pass. */
+    static final Duration EVENT_FLUSH_TIMEOUT = Duration.ofSeconds(2);
 
     private final AtomicReference<ControllerState> state = new AtomicReference<>(ControllerState.STARTING);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -73,7 +76,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
      * @param onFailure told once when the controller fails fatally
      */
     public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, Function<String, ResourceClient> clients,
-            RequestScope requestScope, WorkQueue<ObjectKey> queue, Consumer<ControllerRunner<?>> onFailure) {
+            RequestScope requestScope, WorkQueue<ObjectKey> queue, EventRecorder events,
+            Consumer<ControllerRunner<?>> onFailure) {
+        this.events = events;
         this.definition = definition;
         this.reconciler = reconciler;
         this.clients = clients;
@@ -271,8 +276,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
         ScheduledFuture<?> timer = scheduleTimeout(timedOut);
         long start = System.nanoTime();
         Outcome outcome;
+        ReconcileContext<T> context = context(key, object.get());
         try (RequestScope.Activation scope = requestScope.activate()) {
-            outcome = Outcome.returned(pass(object.get(), context(key, object.get())));
+            outcome = Outcome.returned(pass(object.get(), context));
         } catch (Exception | AssertionError e) {
             outcome = Outcome.thrown(e, timedOut.get());
         } finally {
@@ -284,8 +290,28 @@ public final class ControllerRunner<T extends KubernetesObject> {
                 }
             }
         }
+        outcome = persistStatus(context, outcome, key);
+        context.flushEvents(events, EVENT_FLUSH_TIMEOUT);
         Optional<Duration> retry = outcome.applyTo(queue, key);
         count(outcome, key, retry);
+    }
+
+    /**
+     * Writes the status staged in the pass, also after a failure. A failed status write makes
+     * the pass an error (retried), even when the pass itself succeeded or failed terminally.
+     */
+    private Outcome persistStatus(ReconcileContext<T> context, Outcome outcome, ObjectKey key) {
+        try {
+            context.persistStatus();
+            return outcome;
+        } catch (RuntimeException e) {
+            if (outcome.kind() == Outcome.Kind.ERROR || outcome.kind() == Outcome.Kind.CANCELLED) {
+                LOG.log(Level.WARNING, "Could not persist the status of " + describe(key) + ": " + e.getMessage());
+                return outcome;
+            }
+            return Outcome.thrown(new IllegalStateException("Could not persist the status of " + describe(key) + ": "
+                    + e.getMessage(), e), false);
+        }
     }
 
     private void count(Outcome outcome, ObjectKey key, Optional<Duration> retry) {
@@ -348,7 +374,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
 
     private ReconcileContext<T> context(ObjectKey key, T object) {
         return new ReconcileContext<>(name(), key, Models.copy(object), clients.apply(key.namespace()), caches, ownedCaches,
-                this::enqueue);
+                this::enqueue, java.time.Clock.systemUTC());
     }
 
     private String describe(ObjectKey key) {

@@ -58,7 +58,16 @@ public final class KubeHttp {
 
     /** Send a request with a JSON body of the given content type, returning the JSON answer. */
     public JsonObject send(String method, String path, Map<String, String> query, String body, String contentType) {
+        return send(method, path, query, body, contentType, null);
+    }
+
+    /** Like {@link #send(String, String, Map, String, String)}, the whole call bounded by {@code timeout} (null: none). */
+    public JsonObject send(String method, String path, Map<String, String> query, String body, String contentType,
+            java.time.Duration timeout) {
         Call call = buildCall(method, path, query, body, contentType);
+        if (timeout != null) {
+            call.timeout().timeout(Math.max(1, timeout.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
         try (Response response = call.execute()) {
             ResponseBody responseBody = response.body();
             String text = responseBody == null ? "" : responseBody.string();

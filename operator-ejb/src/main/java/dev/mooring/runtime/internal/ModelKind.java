@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
  * The version and kind that a client-java model class name encodes ({@code V1ConfigMap},
  * {@code V1beta1CronJob}, {@code CoreV1Event}), plus the API group when its prefix names one.
  * Found without I/O and without client-java's {@code ModelMapper}, whose class-path scanning does
- * not work in an application server's class loaders.
+ * not work in an application server's class loaders. A class annotated
+ * {@link dev.mooring.api.CustomResource} names its group, version and kind itself.
  *
  * @param groupHint the group named by a prefix ({@code ""} for {@code Core}), or null when unknown
  * @param version the API version, such as {@code v1} or {@code v1beta1}
@@ -23,6 +24,11 @@ public record ModelKind(String groupHint, String version, String kind) {
      * @throws IllegalArgumentException if the class name does not follow client-java's model naming
      */
     public static ModelKind of(Class<?> modelClass) {
+        dev.mooring.api.CustomResource custom = modelClass.getAnnotation(dev.mooring.api.CustomResource.class);
+        if (custom != null) {
+            return new ModelKind(custom.group(), custom.version(),
+                    custom.kind().isEmpty() ? modelClass.getSimpleName() : custom.kind());
+        }
         Matcher matcher = MODEL_NAME.matcher(modelClass.getSimpleName());
         if (!matcher.matches()) {
             throw new IllegalArgumentException(modelClass.getName()

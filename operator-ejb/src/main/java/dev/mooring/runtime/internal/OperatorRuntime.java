@@ -69,6 +69,7 @@ public final class OperatorRuntime {
         WorkQueue<ObjectKey> queue = new WorkQueue<>(retry.baseDelay(), retry.maxDelay(), WorkQueue.DEFAULT_JITTER);
         return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
                 namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
+                new EventRecorder(requests, "mooring/" + entry.definition().name(), "default"),
                 failed -> onFailure((ControllerRunner<?>) failed));
     }
 

@@ -2,16 +2,90 @@ package dev.mooring.runtime.internal;
 
 import dev.mooring.api.Cache;
 import dev.mooring.api.Context;
+import dev.mooring.api.EventType;
 import dev.mooring.api.ObjectKey;
+import dev.mooring.api.client.PatchOptions;
 import dev.mooring.api.client.ResourceClient;
+import dev.mooring.api.patch.Patches;
+import dev.mooring.api.status.Conditions;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1Condition;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
-/** The {@link Context} of one reconcile pass. */
-record ReconcileContext<T extends KubernetesObject>(String controllerName, ObjectKey key, T owner, ResourceClient client,
-        Map<Class<?>, Cache<?>> caches, Map<Class<?>, Cache<?>> ownedCaches, Consumer<ObjectKey> enqueuer)
-        implements Context<T> {
+/**
+ * The {@link Context} of one reconcile pass: clients and caches, plus the status edits and
+ * Events staged during the pass, which the runner persists and flushes after it.
+ */
+final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
+
+    static final int MAX_EVENTS = 100;
+
+    private final String controllerName;
+    private final ObjectKey key;
+    private final T owner;
+    private final ResourceClient client;
+    private final Map<Class<?>, Cache<?>> caches;
+    private final Map<Class<?>, Cache<?>> ownedCaches;
+    private final Consumer<ObjectKey> enqueuer;
+    private final Clock clock;
+    private JsonValue stagedStatus;
+    private final List<EventRecorder.Queued> events = new ArrayList<>();
+
+    ReconcileContext(String controllerName, ObjectKey key, T owner, ResourceClient client, Map<Class<?>, Cache<?>> caches,
+            Map<Class<?>, Cache<?>> ownedCaches, Consumer<ObjectKey> enqueuer, Clock clock) {
+        this.controllerName = controllerName;
+        this.key = key;
+        this.owner = owner;
+        this.client = client;
+        this.caches = caches;
+        this.ownedCaches = ownedCaches;
+        this.enqueuer = enqueuer;
+        this.clock = clock;
+    }
+
+    @Override
+    public String controllerName() {
+        return controllerName;
+    }
+
+    @Override
+    public ObjectKey key() {
+        return key;
+    }
+
+    @Override
+    public ResourceClient client() {
+        return client;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K extends KubernetesObject> Cache<K> cached(Class<K> kind) {
+        Cache<?> cache = caches.get(kind);
+        if (cache == null) {
+            throw new IllegalArgumentException(kind.getSimpleName() + " is not watched by controller " + controllerName
+                    + "; declare it with @Controller(owns = ...) or a @Watch method");
+        }
+        return (Cache<K>) cache;
+    }
+
+    @Override
+    public void enqueue(ObjectKey other) {
+        enqueuer.accept(other);
+    }
 
     /** The field manager of this controller's server-side applies. */
     String fieldManager() {
@@ -31,24 +105,82 @@ record ReconcileContext<T extends KubernetesObject>(String controllerName, Objec
 
     @Override
     @SuppressWarnings("unchecked")
-    public <C extends KubernetesObject> java.util.List<C> prune(Class<C> kind, java.util.Collection<String> keep) {
+    public <C extends KubernetesObject> List<C> prune(Class<C> kind, Collection<String> keep) {
         Cache<?> owned = ownedCaches.get(kind);
         return Children.prune(client, owner, owned != null ? (Cache<C>) owned : cached(kind), keep);
     }
 
-    @Override
-    @SuppressWarnings("unchecked")
-    public <K extends KubernetesObject> Cache<K> cached(Class<K> kind) {
-        Cache<?> cache = caches.get(kind);
-        if (cache == null) {
-            throw new IllegalArgumentException(kind.getSimpleName() + " is not watched by controller " + controllerName
-                    + "; declare it with @Controller(owns = ...) or a @Watch method");
+    // --- status ---
+
+    private JsonValue currentStatus() {
+        if (stagedStatus != null) {
+            return stagedStatus;
         }
-        return (Cache<K>) cache;
+        JsonValue status = Patches.toJson(owner).asJsonObject().get("status");
+        return status == null ? JsonValue.EMPTY_JSON_OBJECT : status;
     }
 
     @Override
-    public void enqueue(ObjectKey key) {
-        enqueuer.accept(key);
+    @SuppressWarnings("unchecked")
+    public void updateStatus(Consumer<T> change) {
+        T copy = (T) JSON.deserialize(withStatus(Patches.toJson(owner), currentStatus()).toString(), owner.getClass());
+        change.accept(copy);
+        JsonValue edited = Patches.toJson(copy).asJsonObject().get("status");
+        stagedStatus = edited == null ? JsonValue.EMPTY_JSON_OBJECT : edited;
+    }
+
+    @Override
+    public void condition(String type, String status, String reason, String message) {
+        JsonObject current = currentStatus().getValueType() == JsonValue.ValueType.OBJECT
+                ? currentStatus().asJsonObject() : JsonValue.EMPTY_JSON_OBJECT;
+        JsonValue conditionsJson = current.get("conditions");
+        List<V1Condition> conditions = conditionsJson == null ? List.of()
+                : Arrays.asList(JSON.getGson().fromJson(conditionsJson.toString(), V1Condition[].class));
+        Long generation = owner.getMetadata().getGeneration();
+        List<V1Condition> updated = Conditions.set(conditions, type, status, reason, message, generation, clock);
+        JsonValue updatedJson = Json.createReader(new java.io.StringReader(JSON.serialize(updated))).readValue();
+        stagedStatus = Json.createObjectBuilder(current).add("conditions", updatedJson).build();
+    }
+
+    /**
+     * Write the staged status through the status subresource, based on a live read (only the
+     * status is written); nothing when nothing was staged or it equals the stored status.
+     */
+    @SuppressWarnings("unchecked")
+    void persistStatus() {
+        if (stagedStatus == null) {
+            return;
+        }
+        Optional<T> live = client.get((Class<T>) owner.getClass(), owner.getMetadata().getNamespace(),
+                owner.getMetadata().getName());
+        if (live.isEmpty() || !owner.getMetadata().getUid().equals(live.get().getMetadata().getUid())) {
+            return; // gone or replaced: nothing of ours to report on
+        }
+        T desired = (T) JSON.deserialize(withStatus(Patches.toJson(live.get()), stagedStatus).toString(), owner.getClass());
+        JsonArray operations = Patches.diff(live.get(), desired);
+        if (!operations.isEmpty()) {
+            client.patch(live.get(), operations, PatchOptions.statusSubresource());
+        }
+    }
+
+    private static JsonValue withStatus(JsonValue object, JsonValue status) {
+        return Json.createObjectBuilder(object.asJsonObject()).add("status", status).build();
+    }
+
+    // --- events ---
+
+    @Override
+    public void event(EventType type, String reason, String message) {
+        EventRecorder.validate(type, reason, "Reconcile");
+        if (events.size() < MAX_EVENTS) {
+            events.add(new EventRecorder.Queued(type, reason, "Reconcile", message));
+        }
+    }
+
+    /** Send the queued Events, best effort, within {@code budget}. */
+    void flushEvents(EventRecorder recorder, Duration budget) {
+        if (!events.isEmpty() && recorder != null) {
+            recorder.flush(owner, List.copyOf(events), budget);
+        }
     }
 }
