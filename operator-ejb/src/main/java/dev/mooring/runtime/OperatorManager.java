@@ -101,10 +101,12 @@ public class OperatorManager {
         Bean<?> bean = controller.bean();
         CreationalContext<?> context = beanManager.createCreationalContext(bean);
         contexts.add(context);
-        Object reconciler = beanManager.getReference(bean, reconcilerType(bean), context);
+        Object reference = beanManager.getReference(bean, contractType(bean), context);
+        Object reconciler = controller.stagePlan() == null ? reference
+                : new dev.mooring.runtime.internal.StagePipeline<>(controller.stagePlan(), reference);
         List<WatchMapper> watches = new ArrayList<>();
         for (Method method : controller.watchMethods()) {
-            watches.add(mapper(reconciler, method));
+            watches.add(mapper(reference, method));
         }
         ControllerDefinition definition = controller.definition().withNamespace(operatorNamespace).withWatches(watches);
         return new OperatorRuntime.Entry(definition, (Reconciler<?>) reconciler);
@@ -125,10 +127,10 @@ public class OperatorManager {
         });
     }
 
-    private static Type reconcilerType(Bean<?> bean) {
-        return bean.getTypes().stream()
-                .filter(type -> type instanceof ParameterizedType parameterized && parameterized.getRawType() == Reconciler.class)
-                .findFirst().orElseThrow();
+    /** The bean type {@code Reconciler<T>} or {@code Staged<T>} to look the bean up with. */
+    private static Type contractType(Bean<?> bean) {
+        ParameterizedType reconciler = ReconcilerExtension.typed(bean.getTypes(), Reconciler.class);
+        return reconciler != null ? reconciler : ReconcilerExtension.typed(bean.getTypes(), dev.mooring.api.Staged.class);
     }
 
     private RequestScope.Activation activateRequestScope() {

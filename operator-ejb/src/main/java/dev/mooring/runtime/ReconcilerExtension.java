@@ -41,7 +41,8 @@ public class ReconcilerExtension implements Extension {
      * @param bean the reconciler bean
      * @param watchMethods its {@link Watch} methods
      */
-    public record Discovered(ControllerDefinition definition, Bean<?> bean, List<Method> watchMethods) {
+    public record Discovered(ControllerDefinition definition, Bean<?> bean, List<Method> watchMethods,
+            dev.mooring.runtime.internal.StagePlan stagePlan) {
     }
 
     private record Candidate(Bean<?> bean, Class<?> beanClass, Controller options, Class<? extends KubernetesObject> kind,
@@ -68,12 +69,18 @@ public class ReconcilerExtension implements Extension {
             }
             return;
         }
+        boolean reconciles = typed(event.getBean().getTypes(), Reconciler.class) != null;
+        boolean staged = typed(event.getBean().getTypes(), dev.mooring.api.Staged.class) != null;
         if (options == null) {
             event.addDefinitionError(new IllegalStateException("Reconciler bean " + beanClass.getName()
                     + " must be annotated @" + Controller.class.getName() + " to run as a controller"));
         } else if (kind == null) {
             event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
-                    + " must implement " + Reconciler.class.getName() + "<T> with a concrete kind T"));
+                    + " must implement " + Reconciler.class.getName() + "<T> or " + dev.mooring.api.Staged.class.getName()
+                    + "<T> with a concrete kind T"));
+        } else if (reconciles && staged) {
+            event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
+                    + " implements both Reconciler and Staged; a controller is one or the other"));
         } else {
             candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods));
         }
@@ -89,13 +96,15 @@ public class ReconcilerExtension implements Extension {
                 ControllerDefinition definition = ControllerOptions.resolve(candidate.beanClass(), candidate.options(),
                         candidate.kind(), cleans, key -> config.getOptionalValue(key, String.class));
                 candidate.watchMethods().forEach(ControllerOptions::watchedKind);
+                dev.mooring.runtime.internal.StagePlan plan = typed(candidate.bean().getTypes(), dev.mooring.api.Staged.class) == null
+                        ? null : dev.mooring.runtime.internal.StagePlan.of(candidate.beanClass(), candidate.kind());
                 Class<?> clash = names.putIfAbsent(definition.name(), candidate.beanClass());
                 if (clash != null) {
                     throw new IllegalStateException("Controller name '" + definition.name() + "' is used by both "
                             + clash.getName() + " and " + candidate.beanClass().getName()
                             + "; set distinct @Controller(name = ...) values");
                 }
-                discovered.add(new Discovered(definition, candidate.bean(), List.copyOf(candidate.watchMethods())));
+                discovered.add(new Discovered(definition, candidate.bean(), List.copyOf(candidate.watchMethods()), plan));
                 LOG.info(() -> "Found controller " + definition.name() + " for " + definition.kind().getSimpleName()
                         + " (" + candidate.beanClass().getName() + ")");
             } catch (RuntimeException e) {
@@ -111,11 +120,21 @@ public class ReconcilerExtension implements Extension {
 
     @SuppressWarnings("unchecked")
     private static Class<? extends KubernetesObject> reconciledKind(Iterable<Type> beanTypes) {
-        for (Type type : beanTypes) {
-            if (type instanceof ParameterizedType parameterized && parameterized.getRawType() == Reconciler.class
-                    && parameterized.getActualTypeArguments()[0] instanceof Class<?> kind
+        for (Class<?> contract : List.of(Reconciler.class, dev.mooring.api.Staged.class)) {
+            ParameterizedType parameterized = typed(beanTypes, contract);
+            if (parameterized != null && parameterized.getActualTypeArguments()[0] instanceof Class<?> kind
                     && KubernetesObject.class.isAssignableFrom(kind)) {
                 return (Class<? extends KubernetesObject>) kind;
+            }
+        }
+        return null;
+    }
+
+    /** The bean type {@code contract<...>}, if the bean has it. */
+    static ParameterizedType typed(Iterable<Type> beanTypes, Class<?> contract) {
+        for (Type type : beanTypes) {
+            if (type instanceof ParameterizedType parameterized && parameterized.getRawType() == contract) {
+                return parameterized;
             }
         }
         return null;

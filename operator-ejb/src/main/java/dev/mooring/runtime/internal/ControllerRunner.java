@@ -374,7 +374,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
 
     private ReconcileContext<T> context(ObjectKey key, T object) {
         return new ReconcileContext<>(name(), key, Models.copy(object), clients.apply(key.namespace()), caches, ownedCaches,
-                this::enqueue, java.time.Clock.systemUTC());
+                this::enqueue, java.time.Clock.systemUTC(),
+                reconciler instanceof StagePipeline<?> pipeline ? pipeline.managedConditions() : java.util.Set.of());
     }
 
     private String describe(ObjectKey key) {

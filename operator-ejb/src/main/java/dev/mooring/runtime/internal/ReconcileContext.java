@@ -41,11 +41,14 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
     private final Map<Class<?>, Cache<?>> ownedCaches;
     private final Consumer<ObjectKey> enqueuer;
     private final Clock clock;
+    private final java.util.Set<String> managedConditions;
     private JsonValue stagedStatus;
     private final List<EventRecorder.Queued> events = new ArrayList<>();
 
     ReconcileContext(String controllerName, ObjectKey key, T owner, ResourceClient client, Map<Class<?>, Cache<?>> caches,
-            Map<Class<?>, Cache<?>> ownedCaches, Consumer<ObjectKey> enqueuer, Clock clock) {
+            Map<Class<?>, Cache<?>> ownedCaches, Consumer<ObjectKey> enqueuer, Clock clock,
+            java.util.Set<String> managedConditions) {
+        this.managedConditions = managedConditions;
         this.controllerName = controllerName;
         this.key = key;
         this.owner = owner;
@@ -131,6 +134,14 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
 
     @Override
     public void condition(String type, String status, String reason, String message) {
+        if (managedConditions.contains(type)) {
+            throw new IllegalArgumentException("Condition " + type + " is managed by the controller's stages");
+        }
+        managedCondition(type, status, reason, message);
+    }
+
+    /** Stage a condition, managed ones included (for the stage pipeline). */
+    void managedCondition(String type, String status, String reason, String message) {
         JsonObject current = currentStatus().getValueType() == JsonValue.ValueType.OBJECT
                 ? currentStatus().asJsonObject() : JsonValue.EMPTY_JSON_OBJECT;
         JsonValue conditionsJson = current.get("conditions");
@@ -171,9 +182,14 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
 
     @Override
     public void event(EventType type, String reason, String message) {
-        EventRecorder.validate(type, reason, "Reconcile");
+        queueEvent(type, reason, "Reconcile", message);
+    }
+
+    /** Queue an Event with an action (the stage name for stage failures). */
+    void queueEvent(EventType type, String reason, String action, String message) {
+        EventRecorder.validate(type, reason, action);
         if (events.size() < MAX_EVENTS) {
-            events.add(new EventRecorder.Queued(type, reason, "Reconcile", message));
+            events.add(new EventRecorder.Queued(type, reason, action, message));
         }
     }
 

@@ -1,0 +1,112 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.mooring.it.widget.Widget;
+import dev.mooring.it.widget.WidgetCrd;
+import dev.mooring.it.widget.WidgetStages;
+import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.runtime.internal.StagePipeline;
+import dev.mooring.runtime.internal.StagePlan;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
+import io.kubernetes.client.openapi.models.V1Service;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A Widget driven through stages with three owned children; its conditions observed from outside. */
+class StagesIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    @Test
+    void aWidgetGoesThroughItsStages() throws Exception {
+        WidgetCrd.install(Testbed.client());
+        CoreV1Api core = new CoreV1Api(Testbed.client());
+        AppsV1Api apps = new AppsV1Api(Testbed.client());
+        String namespace = Testbed.createNamespace(core, "stages");
+        KubeHttp raw = new KubeHttp(Testbed.client());
+        String path = "/apis/test.mooring.dev/v1/namespaces/" + namespace + "/widgets/w";
+        StagePipeline<Widget> pipeline = new StagePipeline<>(StagePlan.of(WidgetStages.class, Widget.class), new WidgetStages());
+        try (Engine engine = new Engine(Testbed.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(
+                Engine.definition("widgets", Widget.class, namespace, null, 1,
+                        List.of(V1ConfigMap.class, V1Deployment.class, V1Service.class), List.of()), pipeline)))) {
+            engine.awaitReady();
+            raw.send("POST", "/apis/test.mooring.dev/v1/namespaces/" + namespace + "/widgets", Map.of(),
+                    "{\"apiVersion\":\"test.mooring.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},"
+                            + "\"spec\":{\"message\":\"hi\",\"replicas\":2}}", "application/json");
+
+            // The Deployment is not ready (nothing runs pods on the testbed): the pipeline waits at stage 2.
+            JsonObject waiting = Eventually.await("DeploymentReady waiting", TIMEOUT, () -> raw.get(path, Map.of()),
+                    w -> "DeploymentNotReady".equals(reason(w, "DeploymentReady")));
+            assertEquals("True", status(waiting, "ConfigReady"));
+            assertEquals("False", status(waiting, "DeploymentReady"));
+            assertEquals("0 of 2 replicas ready", condition(waiting, "DeploymentReady").get("message").getAsString());
+            assertEquals("Unknown", status(waiting, "ServiceReady"));
+            assertEquals("DependencyNotReady", reason(waiting, "ServiceReady"));
+            assertEquals("False", status(waiting, "Ready"));
+            assertEquals("hi", core.readNamespacedConfigMap("w-config", namespace).execute().getData().get("message"));
+
+            // The Deployment becomes ready: its status change reconciles the owning Widget.
+            V1Deployment deployment = apps.readNamespacedDeployment("w", namespace).execute();
+            assertEquals(2, deployment.getSpec().getReplicas());
+            apps.replaceNamespacedDeploymentStatus("w", namespace,
+                    deployment.status(new V1DeploymentStatus().replicas(2).readyReplicas(2))).execute();
+            JsonObject ready = Eventually.await("Ready", TIMEOUT, () -> raw.get(path, Map.of()), w -> "True".equals(status(w, "Ready")));
+            assertEquals("True", status(ready, "ServiceReady"));
+            assertEquals("Reconciled", reason(ready, "Ready"));
+            V1Service service = core.readNamespacedService("w", namespace).execute();
+            assertEquals(ready.getAsJsonObject("metadata").get("uid").getAsString(),
+                    service.getMetadata().getOwnerReferences().get(0).getUid());
+
+            // A failing first stage: its condition says so without the exception text; later ones wait.
+            raw.send("PATCH", path, Map.of(), "{\"spec\":{\"message\":\"boom\"}}", "application/merge-patch+json");
+            JsonObject failed = Eventually.await("ConfigReady failed", TIMEOUT, () -> raw.get(path, Map.of()),
+                    w -> "ReconcileFailed".equals(reason(w, "ConfigReady")));
+            assertEquals("ConfigReady failed (IllegalStateException); see controller logs",
+                    condition(failed, "ConfigReady").get("message").getAsString());
+            assertEquals("DependencyNotReady", reason(failed, "DeploymentReady"));
+            assertEquals("DependencyNotReady", reason(failed, "ServiceReady"));
+            assertEquals("False", status(failed, "Ready"));
+            assertEquals("ReconcileFailed", reason(failed, "Ready"));
+            JsonObject warning = Eventually.await("the Warning Event", TIMEOUT,
+                    () -> raw.get("/apis/events.k8s.io/v1/namespaces/" + namespace + "/events", Map.of()).getAsJsonArray("items"),
+                    items -> items.toString().contains("\"ReconcileFailed\"")).asList().stream()
+                    .map(JsonElement::getAsJsonObject).filter(e -> "ReconcileFailed".equals(e.get("reason").getAsString()))
+                    .findFirst().orElseThrow();
+            assertEquals("Warning", warning.get("type").getAsString());
+            assertEquals("ConfigReady", warning.get("action").getAsString());
+            assertTrue(engine.runtime.statuses().get(0).errors() >= 1);
+        }
+    }
+
+    private static JsonObject condition(JsonObject widget, String type) {
+        if (widget.has("status") && widget.getAsJsonObject("status").has("conditions")) {
+            for (JsonElement element : widget.getAsJsonObject("status").getAsJsonArray("conditions")) {
+                if (type.equals(element.getAsJsonObject().get("type").getAsString())) {
+                    return element.getAsJsonObject();
+                }
+            }
+        }
+        return new JsonObject();
+    }
+
+    private static String status(JsonObject widget, String type) {
+        JsonObject condition = condition(widget, type);
+        return condition.has("status") ? condition.get("status").getAsString() : null;
+    }
+
+    private static String reason(JsonObject widget, String type) {
+        JsonObject condition = condition(widget, type);
+        return condition.has("reason") ? condition.get("reason").getAsString() : null;
+    }
+}
