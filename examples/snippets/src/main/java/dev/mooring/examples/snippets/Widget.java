@@ -1,0 +1,58 @@
+package dev.mooring.examples.snippets;
+
+import dev.mooring.api.CustomResource;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1Condition;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.util.List;
+
+/** A custom resource model: the CRD (group example.com, kind Widget, status subresource) must be installed. */
+@CustomResource(group = "example.com", version = "v1")
+public class Widget implements KubernetesObject {
+
+    private String apiVersion = "example.com/v1";
+    private String kind = "Widget";
+    private V1ObjectMeta metadata;
+    private Spec spec;
+    private Status status;
+
+    /** What the user asks for. */
+    public static class Spec {
+        public String message;
+        public Integer replicas;
+        public boolean exposed;
+    }
+
+    /** What the controller observed. */
+    public static class Status {
+        public String observedMessage;
+        public List<V1Condition> conditions;
+    }
+
+    @Override
+    public String getApiVersion() {
+        return apiVersion;
+    }
+
+    @Override
+    public String getKind() {
+        return kind;
+    }
+
+    @Override
+    public V1ObjectMeta getMetadata() {
+        return metadata;
+    }
+
+    public Spec getSpec() {
+        return spec;
+    }
+
+    public Status getStatus() {
+        return status;
+    }
+
+    public void setStatus(Status status) {
+        this.status = status;
+    }
+}
