@@ -40,6 +40,8 @@ class ContainerFeaturesIT {
     private static final String PROBE = "probe";
     private static final String INVALID = "invalid";
     private static final String NODES = "nodes";
+    private static final String STAGED = "staged";
+    private static String stagedNamespace;
     private static String namespace;
 
     @ArquillianResource
@@ -63,6 +65,53 @@ class ContainerFeaturesIT {
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
         EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
         return ShrinkWrap.create(EnterpriseArchive.class, "nodes.ear").merge(ear).addAsLibrary(module);
+    }
+
+    @Deployment(name = STAGED, managed = false, testable = false)
+    static EnterpriseArchive staged() throws Exception {
+        dev.mooring.it.widget.WidgetCrd.install(Testbed.client());
+        stagedNamespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "staged");
+        JavaArchive module = ShrinkWrap.create(JavaArchive.class, "staged-operator.jar")
+                .addClasses(dev.mooring.it.stagedprobe.StagedProbe.class, dev.mooring.it.widget.Widget.class,
+                        dev.mooring.it.widget.Widget.Spec.class, dev.mooring.it.widget.Widget.Status.class)
+                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
+                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
+                .addAsManifestResource(new StringAsset("mooring.controller.staged.namespace=" + stagedNamespace + "\n"),
+                        "microprofile-config.properties");
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return ShrinkWrap.create(EnterpriseArchive.class, "staged.ear").merge(ear).addAsLibrary(module);
+    }
+
+    /** A Staged bean found by CDI: its stages and cases run on the bean, conditions reach the object. */
+    @Test
+    void aStagedControllerRunsThroughCdi() throws Exception {
+        deployer.deploy(STAGED);
+        try {
+            dev.mooring.runtime.internal.KubeHttp raw = new dev.mooring.runtime.internal.KubeHttp(Testbed.client());
+            String collection = "/apis/test.mooring.dev/v1/namespaces/" + stagedNamespace + "/widgets";
+            raw.send("POST", collection, Map.of(), "{\"apiVersion\":\"test.mooring.dev/v1\",\"kind\":\"Widget\","
+                    + "\"metadata\":{\"name\":\"w\"},\"spec\":{\"message\":\"hi\",\"replicas\":1}}", "application/json");
+            Eventually.await("Ready", TIMEOUT, () -> raw.get(collection + "/w", Map.of()),
+                    json -> "True".equals(conditionStatus(json, "Ready")) && "True".equals(conditionStatus(json, "Checked")));
+            raw.send("PATCH", collection + "/w", Map.of(), "{\"spec\":{\"replicas\":0}}", "application/merge-patch+json");
+            String waiting = Eventually.await("the fallback's Wait", TIMEOUT, () -> raw.get(collection + "/w", Map.of()).toString(),
+                    json -> json.contains("NotPositive"));
+            assertTrue(waiting.contains("\"observed\":\"hi\""), waiting);
+        } finally {
+            deployer.undeploy(STAGED);
+        }
+    }
+
+    private static String conditionStatus(com.google.gson.JsonObject object, String type) {
+        if (!object.has("status") || !object.getAsJsonObject("status").has("conditions")) {
+            return null;
+        }
+        for (com.google.gson.JsonElement condition : object.getAsJsonObject("status").getAsJsonArray("conditions")) {
+            if (type.equals(condition.getAsJsonObject().get("type").getAsString())) {
+                return condition.getAsJsonObject().get("status").getAsString();
+            }
+        }
+        return null;
     }
 
     private static EnterpriseArchive ear(String name, String config) {

@@ -82,6 +82,39 @@ class WritesIT {
         assertEquals("other", core.readNamespacedConfigMap("race", namespace).execute().getData().get("a"));
     }
 
+    /** In a controller: the pass that loses the race fails with a conflict, the retry starts from fresh state and converges. */
+    @Test
+    void aReconcileThatLosesARaceConvergesOnTheNextPass() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+        dev.mooring.api.Reconciler<V1ConfigMap> stamper = (resource, context) -> {
+            int attempt = attempts.incrementAndGet();
+            context.client().mutate(resource, copy -> {
+                if (attempt == 1) {
+                    try { // another writer gets in between this pass's read and write
+                        V1ConfigMap other = core.readNamespacedConfigMap("stamped", namespace).execute();
+                        core.replaceNamespacedConfigMap("stamped", namespace, other.putDataItem("other", "x")).execute();
+                    } catch (ApiException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+                copy.putDataItem("stamp", "done");
+            });
+            return dev.mooring.api.Result.done();
+        };
+        try (Engine engine = Engine.of(Engine.definition("stamper", V1ConfigMap.class, namespace, null, 1,
+                List.of(), List.of()), stamper)) {
+            engine.awaitReady();
+            configMap("stamped", Map.of("a", "1"));
+            Eventually.await("the stamp after a retry", java.time.Duration.ofSeconds(60),
+                    () -> core.readNamespacedConfigMap("stamped", namespace).execute().getData(),
+                    data -> "done".equals(data.get("stamp")));
+            Map<String, String> data = core.readNamespacedConfigMap("stamped", namespace).execute().getData();
+            assertEquals("x", data.get("other"), "the other writer's change was lost");
+            assertEquals(1, engine.runtime.statuses().get(0).errors(), "exactly the lost race failed");
+            assertTrue(attempts.get() >= 2);
+        }
+    }
+
     @Test
     void anObjectReplacedUnderTheSameNameIsRejectedBeforeTheCallback() throws ApiException {
         V1ConfigMap original = configMap("again", Map.of("a", "1"));
