@@ -1,0 +1,153 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.client.KubernetesException;
+import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.runtime.internal.LeaderElector;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.util.Config;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The Lease-based leader elector against the real API server, two contenders in one JVM. */
+class ElectionIT {
+
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    /** Leadership intervals: [identity, start nanos, end nanos] (end 0 while leading). */
+    private final List<long[]> terms = new CopyOnWriteArrayList<>();
+    private final List<String> log = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void shutdown() {
+        threads.shutdownNow();
+    }
+
+    private LeaderElector elector(ApiClient client, String namespace, String identity, Duration lease, Duration renew,
+            Duration retry) {
+        return new LeaderElector(new KubeHttp(client), new LeaderElector.Settings("election", namespace, identity, lease, renew, retry));
+    }
+
+    private Future<?> run(LeaderElector elector, int id) {
+        return threads.submit(() -> elector.run(new LeaderElector.Leadership() {
+            @Override
+            public void acquired() {
+                terms.add(new long[] {id, System.nanoTime(), 0});
+                log.add(id + " acquired");
+            }
+
+            @Override
+            public void lost(LeaderElector.LeadershipLost cause) {
+                end(id);
+                log.add(id + " lost: " + cause.getMessage());
+            }
+        }));
+    }
+
+    private void end(int id) {
+        for (long[] term : terms) {
+            if (term[0] == id && term[2] == 0) {
+                term[2] = System.nanoTime();
+            }
+        }
+    }
+
+    private void assertNoOverlap() {
+        for (long[] a : terms) {
+            for (long[] b : terms) {
+                if (a != b && a[2] != 0 && b[2] != 0) {
+                    assertTrue(a[2] <= b[1] || b[2] <= a[1], "two leaders at once: " + log);
+                }
+            }
+        }
+    }
+
+    @Test
+    void oneLeadsAndAGracefulStopHandsOver() throws Exception {
+        String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "election");
+        LeaderElector a = elector(Testbed.client(), namespace, "a", Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1));
+        LeaderElector b = elector(Testbed.client(), namespace, "b", Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1));
+        run(a, 1);
+        Eventually.await("a leads", Duration.ofSeconds(20), a::isLeader);
+        run(b, 2);
+        Thread.sleep(3000);
+        assertFalse(b.isLeader(), "a standby took the Lease of a live leader");
+
+        long stop = System.nanoTime();
+        end(1);
+        a.stop(Duration.ofSeconds(10)); // releases: the successor need not wait for the lease duration
+        Eventually.await("b leads", Duration.ofSeconds(10), b::isLeader);
+        assertTrue(System.nanoTime() - stop < Duration.ofSeconds(14).toNanos(), "the hand-over waited for expiry: " + log);
+        end(2);
+        b.stop(Duration.ofSeconds(10));
+        assertNoOverlap();
+        assertEquals(1, a.acquisitions());
+        assertEquals(1, b.acquisitions());
+    }
+
+    /** A leader that can no longer reach the server (as if its process hung or died) loses; the standby takes over after expiry. */
+    @Test
+    void aSilentLeaderLosesAtItsDeadlineAndIsReplacedAfterTheLeaseDuration() throws Exception {
+        String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "election");
+        try (FreezingProxy proxy = new FreezingProxy(Integer.parseInt(Testbed.env().getProperty("TESTBED_PORT")))) {
+            ApiClient frozenLater = Config.fromConfig(Testbed.runDir().resolve("admin.kubeconfig").toString())
+                    .setBasePath("https://127.0.0.1:" + proxy.port());
+            LeaderElector a = elector(frozenLater, namespace, "a", Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
+            LeaderElector b = elector(Testbed.client(), namespace, "b", Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
+            run(a, 1);
+            Eventually.await("a leads", Duration.ofSeconds(20), a::isLeader);
+            run(b, 2);
+            Thread.sleep(1500);
+            proxy.freezeOpenConnections();
+            proxy.close(); // and no new connections either
+            Eventually.await("a gives up at its renew deadline", Duration.ofSeconds(15), () -> !a.isLeader());
+            Eventually.await("b takes over", Duration.ofSeconds(20), b::isLeader);
+            assertTrue(log.stream().anyMatch(line -> line.startsWith("1 lost")), "a did not report the loss: " + log);
+            b.stop(Duration.ofSeconds(10));
+            end(2);
+            assertNoOverlap();
+        }
+    }
+
+    @Test
+    void notBeingAllowedToUpdateLeasesFailsAtOnce() throws Exception {
+        java.nio.file.Path rbac = Testbed.runDir().resolveSibling("testbed-rbac-election");
+        java.util.Properties env = Testbed.up(rbac, "--authorization-mode=RBAC");
+        try {
+            String token = Testbed.token(rbac, "operators", "no-leases");
+            ApiClient client = Config.fromToken(env.getProperty("TESTBED_SERVER"), token, false);
+            LeaderElector elector = elector(client, "default", "x", Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
+            KubernetesException e = assertThrows(KubernetesException.class, () -> elector.run(new LeaderElector.Leadership() {
+                @Override
+                public void acquired() {
+                }
+
+                @Override
+                public void lost(LeaderElector.LeadershipLost cause) {
+                }
+            }));
+            assertEquals(403, e.code(), e.getMessage());
+        } finally {
+            Testbed.down(rbac);
+        }
+    }
+
+    @Test
+    void settingsAreValidated() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new LeaderElector.Settings("lease",
+                "default", "me", Duration.ofSeconds(15), Duration.ofSeconds(20), Duration.ofSeconds(2)));
+        assertTrue(e.getMessage().contains("mooring.leader-election.renew-deadline"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new LeaderElector.Settings("Bad_Name", "default", "me",
+                Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2)));
+    }
+}
