@@ -1,6 +1,7 @@
 package dev.mooring.runtime;
 
 import dev.mooring.runtime.internal.Durations;
+import dev.mooring.runtime.internal.LeaderElector;
 import dev.mooring.runtime.internal.OperatorRuntime;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -71,6 +72,58 @@ public class MooringConfig {
                     + " mooring.retry.base-delay (" + base + ")");
         }
         return new OperatorRuntime.Retry(base, max);
+    }
+
+    /** {@code mooring.leader-election.enabled}: run controllers only on the elected replica. Default false. */
+    public boolean leaderElectionEnabled() {
+        return leaderElectionEnabled(config);
+    }
+
+    static boolean leaderElectionEnabled(Config config) {
+        String value = config.getOptionalValue("mooring.leader-election.enabled", String.class).orElse("false").trim();
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException("mooring.leader-election.enabled must be true or false, got '" + value + "'");
+        }
+        return Boolean.parseBoolean(value);
+    }
+
+    /**
+     * The election settings, from {@code mooring.leader-election.*}: {@code lease-name}
+     * (default {@code mooring}), {@code namespace} (default the operator's namespace),
+     * {@code identity} (default {@code <hostname>_<random UUID>}, unique per process),
+     * {@code lease-duration} (15s), {@code renew-deadline} (10s), {@code retry-period} (2s).
+     *
+     * @throws IllegalArgumentException naming the property when a value is invalid
+     */
+    public LeaderElector.Settings leaderElection() {
+        return leaderElection(config, namespace());
+    }
+
+    static LeaderElector.Settings leaderElection(Config config, String operatorNamespace) {
+        String prefix = "mooring.leader-election.";
+        String name = config.getOptionalValue(prefix + "lease-name", String.class).orElse("mooring").trim();
+        String namespace = config.getOptionalValue(prefix + "namespace", String.class).filter(v -> !v.isBlank())
+                .orElse(operatorNamespace).trim();
+        String identity = config.getOptionalValue(prefix + "identity", String.class).filter(v -> !v.isBlank())
+                .orElseGet(MooringConfig::defaultIdentity);
+        return new LeaderElector.Settings(name, namespace, identity,
+                duration(config, prefix + "lease-duration", "15s"), duration(config, prefix + "renew-deadline", "10s"),
+                duration(config, prefix + "retry-period", "2s"));
+    }
+
+    private static Duration duration(Config config, String key, String defaultValue) {
+        return Durations.positive(key, config.getOptionalValue(key, String.class).orElse(defaultValue));
+    }
+
+    private static String defaultIdentity() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "unknown";
+        }
+        String identity = host + "_" + java.util.UUID.randomUUID();
+        return identity.length() <= 128 ? identity : identity.substring(identity.length() - 128);
     }
 
     private Duration seconds(String key, long defaultSeconds) {

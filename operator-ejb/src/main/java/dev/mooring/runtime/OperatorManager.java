@@ -69,9 +69,14 @@ public class OperatorManager {
     @Resource
     ManagedScheduledExecutorService scheduler;
 
+    @Inject
+    jakarta.enterprise.event.Event<dev.mooring.api.LifecycleEvent> lifecycle;
+
     private final List<String> startFailures = new CopyOnWriteArrayList<>();
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
+    private final java.util.concurrent.atomic.AtomicBoolean leaderTerm = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile OperatorRuntime runtime;
+    private volatile dev.mooring.runtime.internal.LeaderElector elector;
 
     @PostConstruct
     void start() {
@@ -89,12 +94,76 @@ public class OperatorManager {
             }
             runtime = new OperatorRuntime(kubernetes.requests(), kubernetes.watches(), entries, executor, scheduler,
                     this::activateRequestScope, config.retry());
+            if (config.leaderElectionEnabled()) {
+                elector = new dev.mooring.runtime.internal.LeaderElector(kubernetes.requests(), config.leaderElection());
+            }
         } catch (RuntimeException e) {
             startFailures.add(rootMessage(e));
             LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);
+            fire(dev.mooring.api.LifecycleEvent.Type.FAILURE, dev.mooring.api.LifecycleEvent.Scope.PROCESS, e);
             return;
         }
-        runtime.start();
+        OperatorRuntime started = runtime;
+        started.onFailure(() -> {
+            endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.FAILURE, null);
+            fire(dev.mooring.api.LifecycleEvent.Type.FAILURE, dev.mooring.api.LifecycleEvent.Scope.PROCESS, null);
+            if (elector != null) {
+                // a failed leader gives up its Lease, so that a healthy standby can take over
+                executor.submit(() -> elector.stop(elector.settings().renewDeadline()));
+            }
+        });
+        fire(dev.mooring.api.LifecycleEvent.Type.STARTUP, dev.mooring.api.LifecycleEvent.Scope.PROCESS, null);
+        if (elector == null) {
+            started.start();
+        } else {
+            executor.submit(this::elect);
+        }
+    }
+
+    /** The election loop: start the controllers when elected; on a loss stop them, then report it. */
+    private void elect() {
+        dev.mooring.runtime.internal.LeaderElector running = elector;
+        try {
+            running.run(new dev.mooring.runtime.internal.LeaderElector.Leadership() {
+                @Override
+                public void acquired() {
+                    leaderTerm.set(true);
+                    fire(dev.mooring.api.LifecycleEvent.Type.LEADERSHIP_ACQUIRED, dev.mooring.api.LifecycleEvent.Scope.LEADER, null);
+                    runtime.start();
+                }
+
+                @Override
+                public void lost(dev.mooring.runtime.internal.LeaderElector.LeadershipLost cause) {
+                    endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.LEADERSHIP_LOST, cause);
+                }
+            });
+        } catch (RuntimeException e) {
+            startFailures.add("leader election: " + rootMessage(e));
+            LOG.log(Level.SEVERE, "Leader election failed: " + rootMessage(e), e);
+            endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.FAILURE, e);
+            runtime.fail(e);
+            fire(dev.mooring.api.LifecycleEvent.Type.FAILURE, dev.mooring.api.LifecycleEvent.Scope.PROCESS, e);
+        }
+    }
+
+    /** Ends the leader term once: the leader-scope exit event (after the workers stopped, before the release). */
+    private void endLeaderTerm(dev.mooring.api.LifecycleEvent.Type type, Throwable error) {
+        if (leaderTerm.getAndSet(false)) {
+            if (type != dev.mooring.api.LifecycleEvent.Type.SHUTDOWN && runtime != null) {
+                runtime.fail(error != null ? error : new IllegalStateException("leadership ended"));
+            }
+            fire(type, dev.mooring.api.LifecycleEvent.Scope.LEADER, error);
+        }
+    }
+
+    private void fire(dev.mooring.api.LifecycleEvent.Type type, dev.mooring.api.LifecycleEvent.Scope scope, Throwable error) {
+        try {
+            String identity = scope == dev.mooring.api.LifecycleEvent.Scope.LEADER && elector != null
+                    ? elector.settings().identity() : null;
+            lifecycle.fire(new dev.mooring.api.LifecycleEvent(type, scope, identity, error));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "A LifecycleEvent observer failed on " + type + " (" + scope + ")", e);
+        }
     }
 
     private OperatorRuntime.Entry entry(ReconcilerExtension.Discovered controller, String operatorNamespace) {
@@ -149,8 +218,13 @@ public class OperatorManager {
         OperatorRuntime running = runtime;
         if (running != null) {
             LOG.info("Mooring is stopping its controllers");
-            running.stop();
+            running.stop(); // while the elector keeps renewing
         }
+        endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.SHUTDOWN, null);
+        if (elector != null) {
+            elector.stop(elector.settings().renewDeadline()); // then the Lease is released
+        }
+        fire(dev.mooring.api.LifecycleEvent.Type.SHUTDOWN, dev.mooring.api.LifecycleEvent.Scope.PROCESS, null);
         contexts.forEach(CreationalContext::release);
     }
 
@@ -176,10 +250,34 @@ public class OperatorManager {
         return all;
     }
 
-    /** True when the runtime is healthy and every controller has synced and is reconciling. */
+    /**
+     * True when the runtime is healthy, this replica leads (with leader election) and every
+     * controller has synced and is reconciling. Standbys are never ready.
+     */
     public boolean ready() {
         OperatorRuntime running = runtime;
-        return healthy() && (running == null || running.ready());
+        return healthy() && (elector == null || elector.isLeader()) && (running == null || running.ready());
+    }
+
+    /** True after the initial sync on the leader (or without election), after the election started on a standby. */
+    public boolean started() {
+        if (!healthy()) {
+            return false;
+        }
+        if (elector != null && !elector.isLeader()) {
+            return elector.electing() && !leaderTerm.get();
+        }
+        return ready();
+    }
+
+    /** Leader election state for health data: null without election. */
+    public String leadership() {
+        dev.mooring.runtime.internal.LeaderElector running = elector;
+        if (running == null) {
+            return null;
+        }
+        return (running.isLeader() ? "leader" : "standby") + " (" + running.settings().identity() + ", Lease "
+                + running.settings().namespace() + "/" + running.settings().name() + ")";
     }
 
     /** Distinct informers (watch subscriptions). */

@@ -88,6 +88,13 @@ public class ReconcilerExtension implements Extension {
 
     void validate(@Observes AfterDeploymentValidation event) {
         Config config = ConfigProvider.getConfig(Thread.currentThread().getContextClassLoader());
+        try {
+            if (MooringConfig.leaderElectionEnabled(config)) {
+                MooringConfig.leaderElection(config, "default");
+            }
+        } catch (RuntimeException e) {
+            event.addDeploymentProblem(e);
+        }
         Map<String, Class<?>> names = new HashMap<>();
         for (Candidate candidate : candidates) {
             try {

@@ -50,6 +50,8 @@ public final class OperatorRuntime {
     private final Map<String, ControllerRunner<?>> runners = new LinkedHashMap<>();
     private final List<String> failures = new CopyOnWriteArrayList<>();
     private final AtomicBoolean stopping = new AtomicBoolean();
+    private final List<Runnable> failureListeners = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean failed = new AtomicBoolean();
     private volatile Future<?> startup;
 
     public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
@@ -187,8 +189,39 @@ public final class OperatorRuntime {
         }
     }
 
+    /** Be told once, when the runtime fails (a controller failed, or {@link #fail} was called). */
+    public void onFailure(Runnable listener) {
+        failureListeners.add(listener);
+    }
+
+    /**
+     * Fail the whole runtime (for example, leadership was lost): every controller stops at once
+     * with {@code cause}, and the runtime stays failed.
+     */
+    public void fail(Throwable cause) {
+        runners.values().forEach(runner -> runner.fail(cause));
+        pool.stopAll();
+        if (runners.isEmpty()) {
+            failures.add(cause.getMessage());
+            notifyFailure();
+        }
+    }
+
+    private void notifyFailure() {
+        if (failed.compareAndSet(false, true)) {
+            failureListeners.forEach(listener -> {
+                try {
+                    listener.run();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "A failure listener failed", e);
+                }
+            });
+        }
+    }
+
     private void onFailure(ControllerRunner<?> failed) {
         failures.add("controller " + failed.name() + ": " + failed.failure().map(Throwable::getMessage).orElse("failed"));
+        notifyFailure();
         if (stopping.compareAndSet(false, true)) {
             LOG.severe(() -> "Controller " + failed.name() + " failed; stopping its sibling controllers. Mooring stays"
                     + " failed until the application or the server is restarted.");

@@ -17,6 +17,9 @@ final class ControllerHealth {
             builder.withData(status.name(), status.state().name().toLowerCase(java.util.Locale.ROOT)
                     + (status.failure() == null ? "" : ": " + status.failure()));
         }
+        if (manager.leadership() != null) {
+            builder.withData("leadership", manager.leadership());
+        }
         int index = 0;
         for (String failure : manager.failures()) {
             builder.withData("failure-" + index++, failure);

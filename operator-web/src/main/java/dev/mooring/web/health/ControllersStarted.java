@@ -7,7 +7,10 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Startup;
 
-/** {@code /health/started}: UP once every controller has completed its initial sync. */
+/**
+ * {@code /health/started}: UP once every controller has completed its initial sync; on a standby
+ * replica (leader election), once the election runs.
+ */
 @Startup
 @ApplicationScoped
 public class ControllersStarted implements HealthCheck {
@@ -17,6 +20,6 @@ public class ControllersStarted implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return ControllerHealth.response("mooring-started", manager.ready(), manager);
+        return ControllerHealth.response("mooring-started", manager.started(), manager);
     }
 }

@@ -1,0 +1,90 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import dev.mooring.runtime.internal.KubeHttp;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Leader election switched on by MicroProfile Config in a real server: the replica acquires the
+ * Lease before its controllers start, is ready only as leader, and on undeploy stops its work,
+ * ends its leader term, releases the Lease, and ends its process scope, in that order.
+ */
+@ExtendWith(ArquillianExtension.class)
+class LeaderElectionContainerIT {
+
+    private static final String ELECTED = "elected";
+    private static String namespace;
+
+    @ArquillianResource
+    private Deployer deployer;
+
+    @Deployment(name = ELECTED, managed = false, testable = false)
+    static EnterpriseArchive elected() throws Exception {
+        namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "elected");
+        JavaArchive module = ShrinkWrap.create(JavaArchive.class, "lifecycle-probe.jar")
+                .addClasses(dev.mooring.it.lifecycle.LifecycleProbe.class)
+                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
+                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
+                .addAsManifestResource(new StringAsset("mooring.leader-election.enabled=true\n"
+                        + "mooring.leader-election.namespace=" + namespace + "\n"
+                        + "mooring.leader-election.identity=replica-one\n"), "microprofile-config.properties");
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return ShrinkWrap.create(EnterpriseArchive.class, "elected.ear").merge(ear).addAsLibrary(module);
+    }
+
+    @Test
+    void theLeaderRunsItsControllersAndReleasesItsLeaseInOrder() throws Exception {
+        Path log = Path.of(System.getProperty("mooring.it.liberty.log"));
+        long offset = Files.exists(log) ? Files.size(log) : 0;
+        KubeHttp raw = new KubeHttp(Testbed.client());
+        String lease = "/apis/coordination.k8s.io/v1/namespaces/" + namespace + "/leases/mooring";
+        deployer.deploy(ELECTED);
+        try {
+            Http.Answer ready = Eventually.await("readiness UP as leader", Duration.ofSeconds(60), () -> Http.get("/health/ready"),
+                    answer -> answer.status() == 200);
+            assertTrue(ready.body().contains("leader (replica-one"), ready.body());
+            JsonObject held = raw.get(lease, Map.of());
+            assertEquals("replica-one", held.getAsJsonObject("spec").get("holderIdentity").getAsString());
+        } finally {
+            deployer.undeploy(ELECTED);
+        }
+        JsonObject released = raw.get(lease, Map.of());
+        assertEquals("", released.getAsJsonObject("spec").get("holderIdentity").getAsString(), "the Lease was not released");
+
+        List<String> events = new ArrayList<>();
+        String text = Files.readString(log);
+        for (String line : text.substring((int) Math.min(offset, text.length())).split("\n")) {
+            int at = line.indexOf("LIFECYCLE ");
+            if (at >= 0) {
+                events.add(line.substring(at + "LIFECYCLE ".length()).trim());
+            }
+        }
+        assertEquals(List.of("PROCESS STARTUP", "LEADER LEADERSHIP_ACQUIRED replica-one", "LEADER SHUTDOWN replica-one",
+                "PROCESS SHUTDOWN"), events);
+        int stopping = text.lastIndexOf("Mooring is stopping its controllers");
+        int leaderShutdown = text.lastIndexOf("LIFECYCLE LEADER SHUTDOWN");
+        int releasedLog = text.lastIndexOf("Released Lease");
+        assertTrue(stopping < leaderShutdown && leaderShutdown < releasedLog,
+                "order: workers stop, then the leader term ends, then the Lease is released");
+    }
+}
