@@ -116,6 +116,41 @@ class ConfigMapMirrorIT {
         assertEquals(0, runtime.getJsonArray("failures").size());
     }
 
+    /** A scrape parses as Prometheus text and carries the documented names with plausible values. */
+    @Test
+    void metricsAreScrapedInPrometheusText() throws Exception {
+        Map<String, Double> before = Prometheus.parse(Http.get("/metrics").body());
+        create("metered-one", Map.of(LABEL, "true"), Map.of("a", "1"));
+        create("metered-two", Map.of(LABEL, "true"), Map.of("a", "2"));
+        awaitMirror("metered-one", Map.of("a", "1"));
+        awaitMirror("metered-two", Map.of("a", "2"));
+        Http.Answer answer = Http.get("/metrics");
+        assertEquals(200, answer.status(), "the scrape needs no authentication");
+        Map<String, Double> after = Prometheus.parse(answer.body());
+
+        String controller = "controller=\"configmap-mirror\"";
+        String success = Prometheus.key("controller_runtime_reconcile_total", controller, "result=\"success\"");
+        assertTrue(after.get(success) - before.getOrDefault(success, 0.0) >= 2, "successes: " + after.get(success));
+        String count = Prometheus.key("controller_runtime_reconcile_time_seconds_count", controller);
+        assertTrue(after.get(count) - before.getOrDefault(count, 0.0) >= 2);
+        assertTrue(after.get(Prometheus.key("controller_runtime_reconcile_time_seconds_sum", controller)) > 0);
+        assertEquals(after.get(count), after.get(Prometheus.key("controller_runtime_reconcile_time_seconds_bucket", controller,
+                "le=\"+Inf\"")), "every pass falls in the +Inf bucket");
+        assertEquals(0.0, after.get(Prometheus.key("controller_runtime_reconcile_total", controller, "result=\"error\"")));
+        assertEquals(1.0, after.get(Prometheus.key("controller_runtime_max_concurrent_reconciles", controller)));
+        assertEquals(1.0, after.get(Prometheus.key("mooring_manager_ready")));
+        assertEquals(1.0, after.get(Prometheus.key("mooring_informers")));
+        for (String name : java.util.List.of("controller_runtime_active_workers", "controller_runtime_reconcile_errors_total",
+                "controller_runtime_terminal_reconcile_errors_total", "controller_runtime_reconcile_timeouts_total",
+                "mooring_workqueue_delayed")) {
+            assertTrue(after.containsKey(Prometheus.key(name, controller)), name + " missing");
+        }
+        assertTrue(after.containsKey(Prometheus.key("workqueue_depth", controller, "name=\"configmap-mirror\"")));
+        assertTrue(after.containsKey(Prometheus.key("workqueue_retries_total", controller, "name=\"configmap-mirror\"")));
+        assertFalse(answer.body().contains("metered-one") || answer.body().contains(namespace),
+                "object names or namespaces leaked into metric labels");
+    }
+
     private long successfulPasses() throws Exception {
         JsonArray controllers = (JsonArray) Http.get("/mooring/api/controllers").json();
         return controllers.getJsonObject(0).getJsonNumber("successes").longValue();

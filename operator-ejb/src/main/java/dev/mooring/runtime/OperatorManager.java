@@ -72,6 +72,9 @@ public class OperatorManager {
     @Inject
     jakarta.enterprise.event.Event<dev.mooring.api.LifecycleEvent> lifecycle;
 
+    @Inject
+    RuntimeMetrics metrics;
+
     private final List<String> startFailures = new CopyOnWriteArrayList<>();
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
     private final java.util.concurrent.atomic.AtomicBoolean leaderTerm = new java.util.concurrent.atomic.AtomicBoolean();
@@ -93,10 +96,11 @@ public class OperatorManager {
                 entries.add(entry(controller, namespace));
             }
             runtime = new OperatorRuntime(kubernetes.requests(), kubernetes.watches(), entries, executor, scheduler,
-                    this::activateRequestScope, config.retry());
+                    this::activateRequestScope, config.retry(), metrics);
             if (config.leaderElectionEnabled()) {
                 elector = new dev.mooring.runtime.internal.LeaderElector(kubernetes.requests(), config.leaderElection());
             }
+            metrics.register(runtime, entries.stream().map(OperatorRuntime.Entry::definition).toList(), this::ready, elector);
         } catch (RuntimeException e) {
             startFailures.add(rootMessage(e));
             LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);

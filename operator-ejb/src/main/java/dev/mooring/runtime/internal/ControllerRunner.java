@@ -52,6 +52,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final Consumer<ControllerRunner<?>> onFailure;
     private final WorkQueue<ObjectKey> queue;
     private final EventRecorder events;
+    private final PassObserver observer;
     /** Bound of sending the Events of one pass. */
     static final Duration EVENT_FLUSH_TIMEOUT = Duration.ofSeconds(2);
 
@@ -76,9 +77,10 @@ public final class ControllerRunner<T extends KubernetesObject> {
      * @param onFailure told once when the controller fails fatally
      */
     public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, Function<String, ResourceClient> clients,
-            RequestScope requestScope, WorkQueue<ObjectKey> queue, EventRecorder events,
+            RequestScope requestScope, WorkQueue<ObjectKey> queue, EventRecorder events, PassObserver observer,
             Consumer<ControllerRunner<?>> onFailure) {
         this.events = events;
+        this.observer = observer;
         this.definition = definition;
         this.reconciler = reconciler;
         this.clients = clients;
@@ -262,6 +264,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            // a bug in the engine must not end a worker silently
+            fail(new IllegalStateException("A worker of controller " + name() + " stopped unexpectedly: " + e, e));
         }
     }
 
@@ -275,6 +280,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         AtomicBoolean timedOut = new AtomicBoolean();
         ScheduledFuture<?> timer = scheduleTimeout(timedOut);
         long start = System.nanoTime();
+        long passNanos;
         Outcome outcome;
         ReconcileContext<T> context = context(key, object.get());
         try (RequestScope.Activation scope = requestScope.activate()) {
@@ -282,7 +288,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
         } catch (Exception | AssertionError e) {
             outcome = Outcome.thrown(e, timedOut.get());
         } finally {
-            durationNanos.addAndGet(System.nanoTime() - start);
+            passNanos = System.nanoTime() - start;
+            durationNanos.addAndGet(passNanos);
             if (timer != null) {
                 timer.cancel(false);
                 if (timedOut.get()) {
@@ -294,6 +301,11 @@ public final class ControllerRunner<T extends KubernetesObject> {
         context.flushEvents(events, EVENT_FLUSH_TIMEOUT);
         Optional<Duration> retry = outcome.applyTo(queue, key);
         count(outcome, key, retry);
+        try {
+            observer.passed(name(), outcome.kind(), Duration.ofNanos(passNanos));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Recording the metrics of a pass of " + name() + " failed", e);
+        }
     }
 
     /**

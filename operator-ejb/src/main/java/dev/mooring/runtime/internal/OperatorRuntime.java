@@ -56,22 +56,27 @@ public final class OperatorRuntime {
 
     public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
             ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry) {
+        this(requests, watches, entries, executor, scheduler, requestScope, retry, PassObserver.NONE);
+    }
+
+    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
+            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer) {
         this.requests = requests;
         this.types = new ResourceTypes(requests);
         this.pool = new InformerPool(requests, watches, retry.maxDelay());
         this.executor = executor;
         this.scheduler = scheduler;
         for (Entry entry : entries) {
-            runners.put(entry.definition().name(), runner(entry, requestScope, retry));
+            runners.put(entry.definition().name(), runner(entry, requestScope, retry, observer));
         }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry) {
+    private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry, PassObserver observer) {
         WorkQueue<ObjectKey> queue = new WorkQueue<>(retry.baseDelay(), retry.maxDelay(), WorkQueue.DEFAULT_JITTER);
         return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
                 namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
-                new EventRecorder(requests, "mooring/" + entry.definition().name(), "default"),
+                new EventRecorder(requests, "mooring/" + entry.definition().name(), "default"), observer,
                 failed -> onFailure((ControllerRunner<?>) failed));
     }
 

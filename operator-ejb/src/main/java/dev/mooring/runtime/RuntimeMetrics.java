@@ -1,0 +1,113 @@
+package dev.mooring.runtime;
+
+import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.ControllerStatus;
+import dev.mooring.runtime.internal.LeaderElector;
+import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.runtime.internal.Outcome;
+import dev.mooring.runtime.internal.PassObserver;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+import java.util.function.ToLongFunction;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.Timer;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * Mooring's MicroProfile Metrics, named like controller-runtime's where one exists so that its
+ * dashboards apply. The only label is the controller name (never object names, namespaces, UIDs
+ * or messages). Every metric is documented in the README.
+ */
+@ApplicationScoped
+public class RuntimeMetrics implements PassObserver {
+
+    @Inject
+    MetricRegistry registry;
+
+    /** The metrics a pass updates, per controller: registered once, then used without lookups. */
+    private record PassMetrics(java.util.Map<Outcome.Kind, Counter> results, Counter errors, Counter terminal, Counter timeouts,
+            Counter retries, Timer time) {
+    }
+
+    private final java.util.Map<String, PassMetrics> passMetrics = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Register the gauges of a runtime and its controllers. */
+    void register(OperatorRuntime runtime, List<ControllerDefinition> controllers, BooleanSupplier ready,
+            LeaderElector elector) {
+        registry.gauge(meta("mooring_manager_ready", "1 when every controller is synced and, with leader election, this replica leads"),
+                () -> ready.getAsBoolean() ? 1 : 0);
+        registry.gauge(meta("mooring_informers", "Distinct informers (watches), shared between controllers"),
+                runtime::informerCount);
+        registry.gauge(meta("mooring_informer_relists", "Relists after expired watch history (410 Gone), cumulative"),
+                runtime::relists);
+        for (ControllerDefinition definition : controllers) {
+            String name = definition.name();
+            Tag controller = new Tag("controller", name);
+            gauge(runtime, name, "controller_runtime_active_workers", "Reconciles running now", ControllerStatus::processing, controller);
+            registry.gauge(meta("controller_runtime_max_concurrent_reconciles", "Configured workers"),
+                    definition::workers, controller);
+            gauge(runtime, name, "workqueue_depth", "Keys waiting for a worker (not processing, not delayed)",
+                    ControllerStatus::queued, controller, new Tag("name", name));
+            gauge(runtime, name, "mooring_workqueue_delayed", "Keys with a pending retry or requeue", ControllerStatus::delayed,
+                    controller);
+            java.util.Map<Outcome.Kind, Counter> results = new java.util.EnumMap<>(Outcome.Kind.class);
+            for (Outcome.Kind kind : Outcome.Kind.values()) {
+                results.put(kind, registry.counter(meta("controller_runtime_reconcile_total", "Finished reconcile passes by result"),
+                        controller, new Tag("result", kind.name().toLowerCase(Locale.ROOT))));
+            }
+            passMetrics.put(name, new PassMetrics(results,
+                    registry.counter(meta("controller_runtime_reconcile_errors_total", "Passes that failed and are retried"), controller),
+                    registry.counter(meta("controller_runtime_terminal_reconcile_errors_total", "Passes that failed terminally"),
+                            controller),
+                    registry.counter(meta("controller_runtime_reconcile_timeouts_total", "Passes cancelled by the reconcile timeout"),
+                            controller),
+                    registry.counter(meta("workqueue_retries_total", "Keys scheduled again with backoff"), controller,
+                            new Tag("name", name)),
+                    registry.timer(meta("controller_runtime_reconcile_time",
+                            "Duration of reconcile passes in seconds, failed and cancelled ones included"), controller)));
+        }
+        if (elector != null) {
+            Tag lease = new Tag("name", elector.settings().name());
+            registry.gauge(meta("leader_election_master_status", "1 while this replica leads"), () -> elector.isLeader() ? 1 : 0, lease);
+            registry.gauge(meta("mooring_leader_election_acquisitions", "Leaderships acquired by this replica, cumulative"),
+                    elector::acquisitions, lease);
+            registry.gauge(meta("mooring_leader_election_renewal_failures", "Failed Lease renewals (transient), cumulative"),
+                    elector::renewalFailures, lease);
+        }
+    }
+
+    private void gauge(OperatorRuntime runtime, String name, String metric, String help, ToLongFunction<ControllerStatus> value,
+            Tag... tags) {
+        registry.gauge(meta(metric, help), () -> runtime.statuses().stream().filter(status -> status.name().equals(name))
+                .mapToLong(value).findFirst().orElse(0), tags);
+    }
+
+    @Override
+    public void passed(String controller, Outcome.Kind outcome, Duration duration) {
+        PassMetrics metrics = passMetrics.get(controller);
+        if (metrics == null) {
+            return;
+        }
+        metrics.results().get(outcome).inc();
+        switch (outcome) {
+            case ERROR -> metrics.errors().inc();
+            case TERMINAL -> metrics.terminal().inc();
+            case CANCELLED -> metrics.timeouts().inc();
+            default -> { }
+        }
+        if (outcome == Outcome.Kind.ERROR || outcome == Outcome.Kind.CANCELLED) {
+            metrics.retries().inc();
+        }
+        metrics.time().update(duration);
+    }
+
+    private static Metadata meta(String name, String description) {
+        return Metadata.builder().withName(name).withDescription(description).build();
+    }
+}
