@@ -1,0 +1,143 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two Liberty servers with the same EAR and leader election against one API server: exactly one
+ * reconciles; the other is live, not ready and does not list the watched kind; a graceful stop
+ * hands over within about a retry period; kill -9 hands over within lease duration + retry
+ * period; the reconcile logs of both never interleave.
+ */
+class FailoverIT {
+
+    private static final Duration LEASE = Duration.ofSeconds(6);
+    private static final Duration RETRY = Duration.ofSeconds(1);
+
+    private final List<LibertyProcess> servers = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() throws Exception {
+        for (LibertyProcess server : servers) {
+            server.command("stop");
+        }
+    }
+
+    private LibertyProcess start(String identity, String directory, String namespace, Path ear) throws Exception {
+        LibertyProcess server = LibertyProcess.start("failover-" + directory,
+                Path.of(System.getProperty("mooring.it.failover.dir"), directory), ear, Map.of(),
+                "mooring.leader-election.enabled=true", "mooring.leader-election.identity=" + identity,
+                "mooring.leader-election.namespace=" + namespace, "mooring.leader-election.lease-name=failover",
+                "mooring.leader-election.lease-duration=" + LEASE.toSeconds() + "s", "mooring.leader-election.renew-deadline=4s",
+                "mooring.leader-election.retry-period=" + RETRY.toSeconds() + "s", "mooring.controller.ticks.namespace=" + namespace);
+        servers.add(server);
+        return server;
+    }
+
+    @Test
+    void oneReconcilesAndLeadershipMovesOnStopAndOnKill() throws Exception {
+        CoreV1Api core = new CoreV1Api(Testbed.client());
+        String namespace = Testbed.createNamespace(core, "failover");
+        Path ear = Path.of(System.getProperty("mooring.it.failover.dir"), "failover.ear");
+        Files.createDirectories(ear.getParent());
+        JavaArchive probe = ShrinkWrap.create(JavaArchive.class, "ticks.jar").addClasses(dev.mooring.it.failover.ReconcileLog.class)
+                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
+                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml");
+        ShrinkWrap.create(EnterpriseArchive.class, "failover.ear")
+                .merge(ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear"))))
+                .addAsLibrary(probe).as(ZipExporter.class).exportTo(ear.toFile(), true);
+
+        // A ticker keeps changing one ConfigMap so that whoever leads keeps reconciling.
+        core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name("tick")).data(Map.of("n", "0")))
+                .execute();
+        AtomicBoolean ticking = new AtomicBoolean(true);
+        Thread ticker = new Thread(() -> {
+            for (int n = 1; ticking.get(); n++) {
+                try {
+                    V1ConfigMap tick = core.readNamespacedConfigMap("tick", namespace).execute();
+                    core.replaceNamespacedConfigMap("tick", namespace, tick.data(Map.of("n", Integer.toString(n)))).execute();
+                    Thread.sleep(200);
+                } catch (Exception e) {
+                    // keep ticking
+                }
+            }
+        });
+        ticker.start();
+        try {
+            LibertyProcess a = start("a", "a", namespace, ear);
+            Eventually.await("a ready", Duration.ofSeconds(60), () -> a.get("/health/ready"), r -> r.status() == 200);
+            LibertyProcess b = start("b", "b", namespace, ear);
+            Eventually.await("b started as a standby", Duration.ofSeconds(60), () -> b.get("/health/started"), r -> r.status() == 200);
+            Thread.sleep(2 * RETRY.toMillis());
+            assertEquals(503, b.get("/health/ready").status(), "a standby is ready");
+            assertTrue(b.get("/health/ready").body().contains("standby"));
+            assertFalse(Files.readString(b.log()).contains("Initial list of ConfigMap"), "the standby listed the watched kind");
+
+            a.command("stop");
+            Eventually.await("b ready after a graceful stop", Duration.ofSeconds(30), () -> b.get("/health/ready"), r -> r.status() == 200);
+            long released = a.logTime("Released Lease");
+            long acquired = b.logTime("Acquired Lease");
+            assertTrue(acquired >= released && acquired - released <= RETRY.toMillis() * 2 + 500,
+                    "the graceful hand-over took " + (acquired - released) + " ms from the release (retry period "
+                            + RETRY.toMillis() + " ms)");
+
+            LibertyProcess a2 = start("a", "a2", namespace, ear); // a again, as the standby
+            Eventually.await("a started as a standby", Duration.ofSeconds(60), () -> a2.get("/health/started"), r -> r.status() == 200);
+            long kill = System.currentTimeMillis();
+            b.kill9();
+            servers.remove(b);
+            Eventually.await("a ready after b was killed", Duration.ofSeconds(60), () -> a2.get("/health/ready"), r -> r.status() == 200);
+            long crash = a2.logTime("Acquired Lease") - kill;
+            assertTrue(crash >= LEASE.toMillis() - 1500 && crash <= LEASE.toMillis() + RETRY.toMillis() * 2 + 1500,
+                    "a killed leader was replaced after " + crash + " ms (lease " + LEASE.toMillis() + " ms, retry "
+                            + RETRY.toMillis() + " ms)");
+            Thread.sleep(1000);
+        } finally {
+            ticking.set(false);
+            ticker.join();
+        }
+
+        // Merge both logs: the holder of consecutive passes changes exactly at the two hand-overs.
+        List<long[]> passes = new ArrayList<>();
+        for (String directory : List.of("a", "b", "a2")) {
+            Path log = Path.of(System.getProperty("mooring.it.failover.dir"), directory,
+                    "servers/failover-" + directory + "/logs/messages.log");
+            for (String line : Files.readString(log).split("\n")) {
+                int at = line.indexOf("RECONCILE ");
+                if (at >= 0) {
+                    String[] parts = line.substring(at).trim().split(" ");
+                    passes.add(new long[] {parts[1].equals("a") ? 1 : 2, Long.parseLong(parts[2])});
+                }
+            }
+        }
+        passes.sort((x, y) -> Long.compare(x[1], y[1]));
+        int switches = 0;
+        for (int i = 1; i < passes.size(); i++) {
+            if (passes.get(i)[0] != passes.get(i - 1)[0]) {
+                switches++;
+            }
+        }
+        assertTrue(passes.size() > 10, "too few passes logged: " + passes.size());
+        assertEquals(2, switches, "the reconciling replica changed other than at the two hand-overs (overlap)");
+    }
+}
