@@ -72,8 +72,8 @@ class ContainerFeaturesIT {
         dev.mooring.it.widget.WidgetCrd.install(Testbed.client());
         stagedNamespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "staged");
         JavaArchive module = ShrinkWrap.create(JavaArchive.class, "staged-operator.jar")
-                .addClasses(dev.mooring.it.stagedprobe.StagedProbe.class, dev.mooring.it.widget.Widget.class,
-                        dev.mooring.it.widget.Widget.Spec.class, dev.mooring.it.widget.Widget.Status.class)
+                .addClasses(dev.mooring.it.stagedprobe.StagedProbe.class, dev.mooring.examples.snippets.Widget.class,
+                        dev.mooring.examples.snippets.Widget.Spec.class, dev.mooring.examples.snippets.Widget.Status.class)
                 .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
                         + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
                 .addAsManifestResource(new StringAsset("mooring.controller.staged.namespace=" + stagedNamespace + "\n"),
@@ -88,15 +88,15 @@ class ContainerFeaturesIT {
         deployer.deploy(STAGED);
         try {
             dev.mooring.runtime.internal.KubeHttp raw = new dev.mooring.runtime.internal.KubeHttp(Testbed.client());
-            String collection = "/apis/test.mooring.dev/v1/namespaces/" + stagedNamespace + "/widgets";
-            raw.send("POST", collection, Map.of(), "{\"apiVersion\":\"test.mooring.dev/v1\",\"kind\":\"Widget\","
+            String collection = "/apis/example.com/v1/namespaces/" + stagedNamespace + "/widgets";
+            raw.send("POST", collection, Map.of(), "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\","
                     + "\"metadata\":{\"name\":\"w\"},\"spec\":{\"message\":\"hi\",\"replicas\":1}}", "application/json");
             Eventually.await("Ready", TIMEOUT, () -> raw.get(collection + "/w", Map.of()),
                     json -> "True".equals(conditionStatus(json, "Ready")) && "True".equals(conditionStatus(json, "Checked")));
             raw.send("PATCH", collection + "/w", Map.of(), "{\"spec\":{\"replicas\":0}}", "application/merge-patch+json");
             String waiting = Eventually.await("the fallback's Wait", TIMEOUT, () -> raw.get(collection + "/w", Map.of()).toString(),
                     json -> json.contains("NotPositive"));
-            assertTrue(waiting.contains("\"observed\":\"hi\""), waiting);
+            assertTrue(waiting.contains("\"observedMessage\":\"hi\""), waiting);
         } finally {
             deployer.undeploy(STAGED);
         }

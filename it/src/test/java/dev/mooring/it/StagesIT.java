@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.mooring.it.widget.Widget;
+import dev.mooring.examples.snippets.Widget;
+import dev.mooring.examples.snippets.WidgetController;
 import dev.mooring.it.widget.WidgetCrd;
-import dev.mooring.it.widget.WidgetStages;
 import dev.mooring.runtime.internal.KubeHttp;
 import dev.mooring.runtime.internal.OperatorRuntime;
 import dev.mooring.runtime.internal.StagePipeline;
@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A Widget driven through stages with three owned children; its conditions observed from outside. */
+/** The README's WidgetController: a Widget driven through stages with three owned children; its conditions observed from outside. */
 class StagesIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -35,15 +35,15 @@ class StagesIT {
         AppsV1Api apps = new AppsV1Api(Testbed.client());
         String namespace = Testbed.createNamespace(core, "stages");
         KubeHttp raw = new KubeHttp(Testbed.client());
-        String path = "/apis/test.mooring.dev/v1/namespaces/" + namespace + "/widgets/w";
-        StagePipeline<Widget> pipeline = new StagePipeline<>(StagePlan.of(WidgetStages.class, Widget.class), new WidgetStages());
+        String path = "/apis/example.com/v1/namespaces/" + namespace + "/widgets/w";
+        StagePipeline<Widget> pipeline = new StagePipeline<>(StagePlan.of(WidgetController.class, Widget.class), new WidgetController());
         try (Engine engine = new Engine(Testbed.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(
                 Engine.definition("widgets", Widget.class, namespace, null, 1,
                         List.of(V1ConfigMap.class, V1Deployment.class, V1Service.class), List.of()), pipeline)))) {
             engine.awaitReady();
-            raw.send("POST", "/apis/test.mooring.dev/v1/namespaces/" + namespace + "/widgets", Map.of(),
-                    "{\"apiVersion\":\"test.mooring.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},"
-                            + "\"spec\":{\"message\":\"hi\",\"replicas\":2}}", "application/json");
+            raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(),
+                    "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},"
+                            + "\"spec\":{\"message\":\"hi\",\"replicas\":2,\"exposed\":true}}", "application/json");
 
             // The Deployment is not ready (nothing runs pods on the testbed): the pipeline waits at stage 2.
             JsonObject waiting = Eventually.await("DeploymentReady waiting", TIMEOUT, () -> raw.get(path, Map.of()),
@@ -68,24 +68,31 @@ class StagesIT {
             assertEquals(ready.getAsJsonObject("metadata").get("uid").getAsString(),
                     service.getMetadata().getOwnerReferences().get(0).getUid());
 
-            // A failing first stage: its condition says so without the exception text; later ones wait.
-            raw.send("PATCH", path, Map.of(), "{\"spec\":{\"message\":\"boom\"}}", "application/merge-patch+json");
-            JsonObject failed = Eventually.await("ConfigReady failed", TIMEOUT, () -> raw.get(path, Map.of()),
-                    w -> "ReconcileFailed".equals(reason(w, "ConfigReady")));
-            assertEquals("ConfigReady failed (IllegalStateException); see controller logs",
+            // A failing first stage: a ConfigMap of the child's name exists and nobody controls it.
+            core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta()
+                    .name("x-config")).data(Map.of("owner", "nobody"))).execute();
+            String other = "/apis/example.com/v1/namespaces/" + namespace + "/widgets/x";
+            raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(),
+                    "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"x\"},"
+                            + "\"spec\":{\"message\":\"hi\",\"replicas\":1}}", "application/json");
+            JsonObject failed = Eventually.await("ConfigReady failed", TIMEOUT, () -> raw.get(other, Map.of()),
+                    w -> "TerminalError".equals(reason(w, "ConfigReady")));
+            assertEquals("ConfigReady failed (TerminalException); see controller logs",
                     condition(failed, "ConfigReady").get("message").getAsString());
             assertEquals("DependencyNotReady", reason(failed, "DeploymentReady"));
             assertEquals("DependencyNotReady", reason(failed, "ServiceReady"));
             assertEquals("False", status(failed, "Ready"));
-            assertEquals("ReconcileFailed", reason(failed, "Ready"));
+            assertEquals("TerminalError", reason(failed, "Ready"));
+            assertEquals("nobody", core.readNamespacedConfigMap("x-config", namespace).execute().getData().get("owner"),
+                    "a ConfigMap nobody controls was taken over");
             JsonObject warning = Eventually.await("the Warning Event", TIMEOUT,
                     () -> raw.get("/apis/events.k8s.io/v1/namespaces/" + namespace + "/events", Map.of()).getAsJsonArray("items"),
-                    items -> items.toString().contains("\"ReconcileFailed\"")).asList().stream()
-                    .map(JsonElement::getAsJsonObject).filter(e -> "ReconcileFailed".equals(e.get("reason").getAsString()))
+                    items -> items.toString().contains("\"TerminalError\"")).asList().stream()
+                    .map(JsonElement::getAsJsonObject).filter(e -> "TerminalError".equals(e.get("reason").getAsString()))
                     .findFirst().orElseThrow();
             assertEquals("Warning", warning.get("type").getAsString());
             assertEquals("ConfigReady", warning.get("action").getAsString());
-            assertTrue(engine.runtime.statuses().get(0).errors() >= 1);
+            assertTrue(engine.runtime.statuses().get(0).terminalErrors() >= 1);
         }
     }
 

@@ -10,7 +10,7 @@ import dev.mooring.api.EventType;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
-import dev.mooring.it.widget.Widget;
+import dev.mooring.examples.snippets.Widget;
 import dev.mooring.it.widget.WidgetCrd;
 import dev.mooring.runtime.internal.ControllerStatus;
 import dev.mooring.runtime.internal.KubeHttp;
@@ -35,7 +35,7 @@ class StatusIT {
                 if (w.getStatus() == null) {
                     w.setStatus(new Widget.Status());
                 }
-                w.getStatus().observed = message;
+                w.getStatus().observedMessage = message;
             });
             if ("fail".equals(message)) {
                 context.condition("ConfigReady", "False", "BadMessage", "the message is 'fail'");
@@ -53,16 +53,16 @@ class StatusIT {
         CoreV1Api core = new CoreV1Api(Testbed.client());
         String namespace = Testbed.createNamespace(core, "status");
         KubeHttp raw = new KubeHttp(Testbed.client());
-        String path = "/apis/test.mooring.dev/v1/namespaces/" + namespace + "/widgets";
+        String path = "/apis/example.com/v1/namespaces/" + namespace + "/widgets";
         WriteCounter counter = new WriteCounter();
         try (Engine engine = new Engine(counter.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(
                 Engine.definition("widgets", Widget.class, namespace, null, 1, List.of(), List.of()), new Widgets())))) {
             engine.awaitReady();
-            raw.send("POST", path, Map.of(), "{\"apiVersion\":\"test.mooring.dev/v1\",\"kind\":\"Widget\","
+            raw.send("POST", path, Map.of(), "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\","
                     + "\"metadata\":{\"name\":\"w\"},\"spec\":{\"message\":\"hello\"}}", "application/json");
 
             JsonObject ready = Eventually.await("status written", TIMEOUT, () -> raw.get(path + "/w", Map.of()),
-                    w -> w.has("status") && "hello".equals(w.getAsJsonObject("status").get("observed").getAsString()));
+                    w -> w.has("status") && "hello".equals(w.getAsJsonObject("status").get("observedMessage").getAsString()));
             JsonObject condition = condition(ready, "ConfigReady");
             assertEquals("True", condition.get("status").getAsString());
             assertEquals("Configured", condition.get("reason").getAsString());
@@ -89,7 +89,7 @@ class StatusIT {
             raw.send("PATCH", path + "/w", Map.of(), "{\"spec\":{\"message\":\"fail\"}}", "application/merge-patch+json");
             JsonObject failed = Eventually.await("the failure in the status", TIMEOUT, () -> raw.get(path + "/w", Map.of()),
                     w -> "False".equals(condition(w, "ConfigReady").get("status").getAsString()));
-            assertEquals("fail", failed.getAsJsonObject("status").get("observed").getAsString());
+            assertEquals("fail", failed.getAsJsonObject("status").get("observedMessage").getAsString());
             assertEquals(2, condition(failed, "ConfigReady").get("observedGeneration").getAsLong());
             String failedTransition = condition(failed, "ConfigReady").get("lastTransitionTime").getAsString();
             assertTrue(!java.time.Instant.parse(failedTransition).isBefore(java.time.Instant.parse(firstTransition)),

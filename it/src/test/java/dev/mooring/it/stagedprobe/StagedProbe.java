@@ -7,7 +7,7 @@ import dev.mooring.api.Otherwise;
 import dev.mooring.api.Stage;
 import dev.mooring.api.Staged;
 import dev.mooring.api.Wait;
-import dev.mooring.it.widget.Widget;
+import dev.mooring.examples.snippets.Widget;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 
@@ -22,7 +22,7 @@ public class StagedProbe implements Staged<Widget> {
             if (w.getStatus() == null) {
                 w.setStatus(new Widget.Status());
             }
-            w.getStatus().observed = widget.getSpec().message;
+            w.getStatus().observedMessage = widget.getSpec().message;
         });
     }
 

@@ -5,7 +5,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.Map;
 
-/** Installs the Widget CRD (raw JSON: client-java's CRD models send fields the server rejects). */
+/** Installs the CRD of the README's Widget (examples/snippets); raw JSON: client-java's CRD models send fields the server rejects. */
 public final class WidgetCrd {
 
     private WidgetCrd() {
@@ -13,16 +13,16 @@ public final class WidgetCrd {
 
     public static void install(ApiClient client) throws InterruptedException {
         KubeHttp http = new KubeHttp(client);
-        if (http.getOptional("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.test.mooring.dev", Map.of()).isEmpty()) {
+        if (http.getOptional("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com", Map.of()).isEmpty()) {
             http.send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", Map.of(), """
                     {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
-                     "metadata":{"name":"widgets.test.mooring.dev"},
-                     "spec":{"group":"test.mooring.dev","scope":"Namespaced",
+                     "metadata":{"name":"widgets.example.com"},
+                     "spec":{"group":"example.com","scope":"Namespaced",
                        "names":{"plural":"widgets","singular":"widget","kind":"Widget","listKind":"WidgetList"},
                        "versions":[{"name":"v1","served":true,"storage":true,"subresources":{"status":{}},
                          "schema":{"openAPIV3Schema":{"type":"object","properties":{
-                           "spec":{"type":"object","properties":{"message":{"type":"string"},"replicas":{"type":"integer"}}},
-                           "status":{"type":"object","properties":{"observed":{"type":"string"},
+                           "spec":{"type":"object","properties":{"message":{"type":"string"},"replicas":{"type":"integer"},"exposed":{"type":"boolean"}}},
+                           "status":{"type":"object","properties":{"observedMessage":{"type":"string"},
                              "conditions":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"],
                                "items":{"type":"object","required":["type","status","lastTransitionTime","reason","message"],
                                  "properties":{"type":{"type":"string"},"status":{"type":"string"},
@@ -32,7 +32,7 @@ public final class WidgetCrd {
         }
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < end) {
-            var served = http.getOptional("/apis/test.mooring.dev/v1", Map.of());
+            var served = http.getOptional("/apis/example.com/v1", Map.of());
             if (served.isPresent() && served.get().toString().contains("\"widgets\"")) {
                 return;
             }
