@@ -92,6 +92,11 @@ class FailoverIT {
             assertEquals(503, b.get("/health/ready").status(), "a standby is ready");
             assertTrue(b.get("/health/ready").body().contains("standby"));
             assertFalse(Files.readString(b.log()).contains("Initial list of ConfigMap"), "the standby listed the watched kind");
+            Http.Answer standbyMetrics = b.get("/metrics");
+            assertEquals(200, standbyMetrics.status(), "the scrape works on a standby");
+            Map<String, Double> samples = Prometheus.parse(standbyMetrics.body());
+            assertEquals(0.0, samples.get(Prometheus.key("mooring_manager_ready")));
+            assertEquals(0.0, samples.get(Prometheus.key("leader_election_master_status", "name=\"failover\"")));
 
             a.command("stop");
             Eventually.await("b ready after a graceful stop", Duration.ofSeconds(30), () -> b.get("/health/ready"), r -> r.status() == 200);
