@@ -4,8 +4,6 @@ import dev.mooring.api.EventType;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +27,6 @@ public final class EventRecorder {
 
     private static final Logger LOG = Logger.getLogger(EventRecorder.class.getName());
     private static final Pattern REASON = Pattern.compile("^[A-Za-z][A-Za-z0-9_]{0,127}$");
-    private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
-            .withZone(ZoneOffset.UTC);
     static final int BURST = 20;
     static final double REFILL_PER_SECOND = 5;
     static final int MAX_NOTE = 1024;
@@ -153,7 +149,7 @@ public final class EventRecorder {
         metadata.addProperty("name", "mooring-" + UUID.randomUUID().toString().replace("-", ""));
         metadata.addProperty("namespace", namespace);
         event.add("metadata", metadata);
-        event.addProperty("eventTime", MICRO_TIME.format(now.get()));
+        event.addProperty("eventTime", Models.microTime(now.get()));
         event.addProperty("reportingController", reportingController);
         event.addProperty("reportingInstance", reportingInstance);
         com.google.gson.JsonObject reference = new com.google.gson.JsonObject();

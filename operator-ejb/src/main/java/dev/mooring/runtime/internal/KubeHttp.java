@@ -41,8 +41,13 @@ public final class KubeHttp {
 
     /** GET a JSON document; empty when the server answers 404. */
     public java.util.Optional<JsonObject> getOptional(String path, Map<String, String> query) {
+        return getOptional(path, query, null);
+    }
+
+    /** Like {@link #getOptional(String, Map)}, the call bounded by {@code timeout} (null: none). */
+    public java.util.Optional<JsonObject> getOptional(String path, Map<String, String> query, java.time.Duration timeout) {
         try {
-            return java.util.Optional.of(get(path, query));
+            return java.util.Optional.of(send("GET", path, query, null, null, timeout));
         } catch (KubernetesException e) {
             if (e.isNotFound()) {
                 return java.util.Optional.empty();

@@ -5,8 +5,6 @@ import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,8 +37,6 @@ import java.util.regex.Pattern;
 public final class LeaderElector {
 
     private static final Logger LOG = Logger.getLogger(LeaderElector.class.getName());
-    private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
-            .withZone(ZoneOffset.UTC);
     private static final Pattern DNS_SUBDOMAIN = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
     private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
 
@@ -282,7 +278,7 @@ public final class LeaderElector {
                     return false;
                 }
             }
-            String now = MICRO_TIME.format(Instant.now());
+            String now = Models.microTime(Instant.now());
             spec.addProperty("holderIdentity", settings.identity());
             spec.addProperty("leaseDurationSeconds", settings.leaseDuration().toSeconds());
             spec.addProperty("renewTime", now);
@@ -307,18 +303,11 @@ public final class LeaderElector {
     }
 
     private Optional<JsonObject> get(Duration timeout) {
-        try {
-            return Optional.of(http.send("GET", path(), Map.of(), null, null, timeout));
-        } catch (KubernetesException e) {
-            if (e.isNotFound()) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return http.getOptional(path(), Map.of(), timeout);
     }
 
     private JsonObject newLease() {
-        String now = MICRO_TIME.format(Instant.now());
+        String now = Models.microTime(Instant.now());
         JsonObject lease = new JsonObject();
         lease.addProperty("apiVersion", "coordination.k8s.io/v1");
         lease.addProperty("kind", "Lease");
@@ -351,7 +340,7 @@ public final class LeaderElector {
             }
             spec.addProperty("holderIdentity", "");
             spec.addProperty("leaseDurationSeconds", 1);
-            spec.addProperty("renewTime", MICRO_TIME.format(Instant.now()));
+            spec.addProperty("renewTime", Models.microTime(Instant.now()));
             http.send("PUT", path(), Map.of(), lease.toString(), "application/json", settings.retryPeriod());
             LOG.info(() -> "Released Lease " + settings.namespace() + "/" + settings.name());
         } catch (RuntimeException e) {

@@ -27,6 +27,14 @@ public final class Models {
         return JSON.getGson().fromJson(json, type.modelClass());
     }
 
+    private static final java.time.format.DateTimeFormatter MICRO_TIME = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
+
+    /** A Kubernetes MicroTime: UTC, ISO-8601 with microseconds. */
+    public static String microTime(java.time.Instant instant) {
+        return MICRO_TIME.format(instant);
+    }
+
     /** The JSON text of a model object. */
     public static String toJson(Object model) {
         return JSON.serialize(model);
