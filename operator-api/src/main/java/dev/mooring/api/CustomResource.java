@@ -8,8 +8,10 @@ import java.lang.annotation.Target;
 
 /**
  * Marks a class implementing {@code KubernetesObject} as the model of a custom resource, so that
- * Mooring can watch and write it. The plural and the scope come from the API server's discovery
- * (the CRD must be installed); CRD generation from annotated classes comes with a later release.
+ * Mooring can watch, write and admit it. At run time the plural and the scope come from the API
+ * server's discovery (the CRD must be installed); offline (webhook configurations, manifests)
+ * they come from {@link #plural()} and {@link #clusterScoped()}. The CRD itself may belong to
+ * someone else: the annotation does not install or own it.
  *
  * <pre>{@code
  * @CustomResource(group = "example.com", version = "v1")
@@ -29,4 +31,14 @@ public @interface CustomResource {
 
     /** The kind; defaults to the class's simple name. */
     String kind() default "";
+
+    /**
+     * The plural resource name, such as {@code widgets}; by default the kind in lower case with
+     * the English plural ending ({@code -s}, {@code -es} after s/x/z/ch/sh, {@code -ies} after a
+     * consonant and y), as Kubernetes tooling derives it. Set it for irregular plurals.
+     */
+    String plural() default "";
+
+    /** True for a cluster-scoped kind; namespaced by default. */
+    boolean clusterScoped() default false;
 }
