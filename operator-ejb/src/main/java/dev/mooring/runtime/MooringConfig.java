@@ -74,6 +74,57 @@ public class MooringConfig {
         return new OperatorRuntime.Retry(base, max);
     }
 
+    /**
+     * The webhook's TLS files: {@code mooring.webhook.tls.cert-file} and
+     * {@code mooring.webhook.tls.key-file} (PEM, default {@code /var/run/mooring/tls/tls.crt} and
+     * {@code tls.key}, where the TLS Secret is mounted), written to the key store Liberty's HTTPS
+     * port reads: {@code mooring.webhook.tls.keystore} (server.xml sets it to
+     * {@code ${server.output.dir}/resources/security/mooring-webhook.p12}) with
+     * {@code mooring.webhook.tls.keystore-password}.
+     *
+     * @throws IllegalArgumentException if the key store location is not configured
+     */
+    public dev.mooring.runtime.admission.WebhookTls webhookTls() {
+        Path certificate = Path.of(text("mooring.webhook.tls.cert-file", "/var/run/mooring/tls/tls.crt"));
+        Path key = Path.of(text("mooring.webhook.tls.key-file", "/var/run/mooring/tls/tls.key"));
+        String keyStore = config.getOptionalValue("mooring.webhook.tls.keystore", String.class)
+                .filter(value -> !value.isBlank() && !value.contains("${"))
+                .or(() -> Optional.ofNullable(System.getProperty("server.output.dir"))
+                        .map(dir -> dir + "/resources/security/mooring-webhook.p12"))
+                .orElseThrow(() -> new IllegalArgumentException("mooring.webhook.tls.keystore is not set: it must name the"
+                        + " PKCS#12 file of Liberty's defaultKeyStore (see server.xml)"));
+        return new dev.mooring.runtime.admission.WebhookTls(certificate, key, Path.of(keyStore),
+                text("mooring.webhook.tls.keystore-password", "mooring-webhook").toCharArray());
+    }
+
+    /**
+     * {@code mooring.webhook.port}: the HTTPS port serving admission, checked for readiness.
+     * Defaults to Liberty's {@code https.port}, else 9443.
+     */
+    public int webhookPort() {
+        String key = config.getOptionalValue("mooring.webhook.port", String.class).isPresent() ? "mooring.webhook.port" : "https.port";
+        String value = text(key, "9443");
+        try {
+            int port = Integer.parseInt(value.trim());
+            if (port < 1 || port > 65535) {
+                throw new NumberFormatException();
+            }
+            return port;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a port between 1 and 65535, not '" + value + "'");
+        }
+    }
+
+    /** The host to reach the HTTPS port on from this process: Liberty's {@code http.host} unless it is a wildcard. */
+    public String webhookHost() {
+        String host = text("http.host", "*").trim();
+        return host.equals("*") || host.equals("0.0.0.0") || host.equals("::") || host.isEmpty() ? "127.0.0.1" : host;
+    }
+
+    private String text(String key, String fallback) {
+        return config.getOptionalValue(key, String.class).filter(value -> !value.isBlank()).orElse(fallback);
+    }
+
     /** {@code mooring.leader-election.enabled}: run controllers only on the elected replica. Default false. */
     public boolean leaderElectionEnabled() {
         return leaderElectionEnabled(config);

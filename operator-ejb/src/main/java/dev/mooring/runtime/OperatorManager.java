@@ -5,7 +5,6 @@ import dev.mooring.api.Reconciler;
 import dev.mooring.runtime.internal.ControllerDefinition;
 import dev.mooring.runtime.internal.ControllerStatus;
 import dev.mooring.runtime.internal.OperatorRuntime;
-import dev.mooring.runtime.internal.RequestScope;
 import dev.mooring.runtime.internal.WatchMapper;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -16,7 +15,6 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
-import jakarta.enterprise.context.control.RequestContextController;
 import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.Bean;
@@ -61,7 +59,7 @@ public class OperatorManager {
     Instance<KubernetesConnection> connection;
 
     @Inject
-    Instance<RequestContextController> requestContexts;
+    RequestScopes requestScopes;
 
     @Resource
     ManagedExecutorService executor;
@@ -96,7 +94,7 @@ public class OperatorManager {
                 entries.add(entry(controller, namespace));
             }
             runtime = new OperatorRuntime(kubernetes.requests(), kubernetes.watches(), entries, executor, scheduler,
-                    this::activateRequestScope, config.retry(), metrics);
+                    requestScopes, config.retry(), metrics);
             if (config.leaderElectionEnabled()) {
                 elector = new dev.mooring.runtime.internal.LeaderElector(kubernetes.requests(), config.leaderElection());
             }
@@ -206,17 +204,6 @@ public class OperatorManager {
         return reconciler != null ? reconciler : ReconcilerExtension.typed(bean.getTypes(), dev.mooring.api.Staged.class);
     }
 
-    private RequestScope.Activation activateRequestScope() {
-        RequestContextController controller = requestContexts.get();
-        boolean activated = controller.activate();
-        return () -> {
-            if (activated) {
-                controller.deactivate();
-            }
-            requestContexts.destroy(controller);
-        };
-    }
-
     @PreDestroy
     void stop() {
         OperatorRuntime running = runtime;
@@ -261,6 +248,12 @@ public class OperatorManager {
     public boolean ready() {
         OperatorRuntime running = runtime;
         return healthy() && (elector == null || elector.isLeader()) && (running == null || running.ready());
+    }
+
+    /** True on a healthy replica that runs the election and does not lead (it has started as a standby). */
+    public boolean standby() {
+        dev.mooring.runtime.internal.LeaderElector running = elector;
+        return running != null && !running.isLeader() && started();
     }
 
     /** True after the initial sync on the leader (or without election), after the election started on a standby. */

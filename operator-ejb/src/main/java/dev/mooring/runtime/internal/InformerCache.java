@@ -9,11 +9,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** {@link Cache} reads backed by an informer's store; every result is a copy. */
-final class InformerCache<T extends KubernetesObject> implements Cache<T> {
+public final class InformerCache<T extends KubernetesObject> implements Cache<T> {
 
     private final Informer<T> informer;
 
-    InformerCache(Informer<T> informer) {
+    public InformerCache(Informer<T> informer) {
         this.informer = informer;
     }
 

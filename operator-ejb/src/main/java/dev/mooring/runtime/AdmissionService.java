@@ -1,0 +1,297 @@
+package dev.mooring.runtime;
+
+import dev.mooring.api.Cache;
+import dev.mooring.api.client.ResourceClient;
+import dev.mooring.runtime.admission.AdmissionDispatcher;
+import dev.mooring.runtime.admission.AdmissionReads;
+import dev.mooring.runtime.admission.AdmissionRoute;
+import dev.mooring.runtime.admission.WebhookTls;
+import dev.mooring.runtime.internal.Informer;
+import dev.mooring.runtime.internal.InformerPool;
+import dev.mooring.runtime.internal.LiveResourceClient;
+import dev.mooring.runtime.internal.ResourceTypes;
+import io.kubernetes.client.common.KubernetesObject;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.spi.CreationalContext;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Serves the application's admission webhooks on every replica, leader or not: holds the
+ * routes and their beans, the per-replica caches they read, and the serving certificate.
+ * Admission is serving when Liberty's HTTPS port presents the configured certificate and every
+ * declared cache has synced.
+ */
+@Singleton
+@Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class AdmissionService {
+
+    private static final Logger LOG = Logger.getLogger(AdmissionService.class.getName());
+    private static final Duration ROTATION_CHECK = Duration.ofSeconds(10);
+    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration CACHE_RESYNC = Duration.ofMinutes(10);
+
+    /**
+     * Admission's state, for readiness.
+     *
+     * @param registered true when the application has admission webhooks
+     * @param serving true when they can be called: certificate served, caches synced
+     * @param details what is missing, or what serves
+     */
+    public record Status(boolean registered, boolean serving, Map<String, String> details) {
+    }
+
+    @Inject
+    AdmissionExtension extension;
+
+    @Inject
+    BeanManager beanManager;
+
+    @Inject
+    MooringConfig config;
+
+    @Inject
+    Instance<KubernetesConnection> connection;
+
+    @Inject
+    RequestScopes requestScopes;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    private final List<CreationalContext<?>> contexts = new ArrayList<>();
+    private final Map<Class<?>, Object> beans = new HashMap<>();
+    private final Map<Class<?>, Map<Class<?>, Informer<?>>> caches = new LinkedHashMap<>();
+    private final List<String> problems = new CopyOnWriteArrayList<>();
+    private volatile AdmissionDispatcher dispatcher;
+    private volatile Jsonb jsonb;
+    private volatile InformerPool pool;
+    private volatile ResourceTypes types;
+    private volatile WebhookTls tls;
+    private volatile byte[] installedFiles;
+    private volatile X509Certificate installed;
+    private volatile boolean confirmed;
+    private volatile String tlsProblem = "the serving certificate is not installed yet";
+
+    @PostConstruct
+    void start() {
+        List<AdmissionExtension.Policy> policies = extension.policies();
+        if (policies.isEmpty()) {
+            return;
+        }
+        List<AdmissionRoute> routes = new ArrayList<>();
+        for (AdmissionExtension.Policy policy : policies) {
+            CreationalContext<?> context = beanManager.createCreationalContext(policy.bean());
+            contexts.add(context);
+            Class<?> beanClass = policy.bean().getBeanClass();
+            beans.put(beanClass, beanManager.getReference(policy.bean(), beanClass, context));
+            routes.addAll(policy.routes());
+        }
+        jsonb = JsonbBuilder.create();
+        dispatcher = new AdmissionDispatcher(routes, this::invoke, executor, new Reads(), requestScopes, jsonb);
+        try {
+            tls = config.webhookTls();
+            executor.submit(this::installCertificate);
+            scheduler.scheduleWithFixedDelay(this::installCertificate, ROTATION_CHECK.toSeconds(), ROTATION_CHECK.toSeconds(),
+                    TimeUnit.SECONDS);
+        } catch (RuntimeException e) {
+            tlsProblem = e.getMessage();
+            LOG.severe("Admission webhooks cannot serve: " + e.getMessage());
+        }
+        startCaches(policies);
+    }
+
+    private void startCaches(List<AdmissionExtension.Policy> policies) {
+        if (policies.stream().allMatch(policy -> policy.cached().isEmpty())) {
+            return;
+        }
+        try {
+            KubernetesConnection kubernetes = connection.get();
+            types(kubernetes);
+            pool = new InformerPool(kubernetes.requests(), kubernetes.watches(), config.retry().maxDelay());
+        } catch (RuntimeException e) {
+            problems.add("admission caches: " + e.getMessage());
+            LOG.log(Level.SEVERE, "Admission caches cannot start: " + e.getMessage(), e);
+            return;
+        }
+        for (AdmissionExtension.Policy policy : policies) {
+            Map<Class<?>, Informer<?>> byKind = new LinkedHashMap<>();
+            caches.put(policy.bean().getBeanClass(), byKind);
+            for (Class<? extends KubernetesObject> kind : policy.cached()) {
+                try {
+                    Informer<?> informer = pool.acquire(types.resolve(kind), null, null, CACHE_RESYNC);
+                    byKind.put(kind, informer);
+                    pool.start(informer, executor, scheduler);
+                } catch (RuntimeException e) {
+                    problems.add("admission cache of " + kind.getSimpleName() + ": " + e.getMessage());
+                    LOG.log(Level.SEVERE, "The admission cache of " + kind.getSimpleName() + " cannot start: " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /** Installs the PEM pair as Liberty's key store when it is new or changed (rotation). */
+    private void installCertificate() {
+        try {
+            byte[] files = tls.fingerprint();
+            if (installed != null && Arrays.equals(files, installedFiles)) {
+                return;
+            }
+            X509Certificate certificate = tls.install();
+            installedFiles = files;
+            installed = certificate;
+            confirmed = false;
+            tlsProblem = null;
+            LOG.info(() -> "Admission webhooks serve " + certificate.getSubjectX500Principal() + " from " + tls.certificate()
+                    + " on HTTPS port " + config.webhookPort());
+        } catch (Exception e) {
+            String problem = "webhook TLS: " + e.getMessage();
+            if (!problem.equals(tlsProblem)) {
+                LOG.severe("Admission webhooks cannot serve: " + problem);
+            }
+            tlsProblem = problem;
+        }
+    }
+
+    private Object invoke(AdmissionRoute route, dev.mooring.api.admission.AdmissionRequest<?> request) throws Exception {
+        Object bean = beans.get(route.beanClass());
+        try {
+            route.method().setAccessible(true);
+            return route.method().invoke(bean, request);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    /** True when the application has admission webhooks. */
+    public boolean registered() {
+        return dispatcher != null;
+    }
+
+    /** See {@link AdmissionDispatcher#handle}; a 404 when the application has no webhooks. */
+    public AdmissionDispatcher.Answer handle(String method, String path, String contentType, InputStream body, boolean secure) {
+        AdmissionDispatcher serving = dispatcher;
+        if (serving == null) {
+            return new AdmissionDispatcher.Answer(404, "{\"message\":\"Unknown webhook path\"}");
+        }
+        return serving.handle(method, path, contentType, body, secure);
+    }
+
+    /** Whether admission serves, with what is missing. */
+    public Status status() {
+        if (dispatcher == null) {
+            return new Status(false, true, Map.of("webhooks", "none"));
+        }
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("webhooks", String.valueOf(dispatcher.routes().size()));
+        boolean serving = problems.isEmpty();
+        for (int i = 0; i < problems.size(); i++) {
+            details.put("problem-" + i, problems.get(i));
+        }
+        if (!certificateServed()) {
+            serving = false;
+            details.put("tls", tlsProblem != null ? tlsProblem : "HTTPS port " + config.webhookPort()
+                    + " does not present the webhook certificate yet");
+        } else {
+            details.put("tls", installed.getSubjectX500Principal() + " on port " + config.webhookPort());
+        }
+        for (Map<Class<?>, Informer<?>> byKind : caches.values()) {
+            for (Informer<?> informer : byKind.values()) {
+                if (informer.failure().isPresent()) {
+                    serving = false;
+                    details.put("cache " + informer.type().kind(), "failed: " + informer.failure().get().getMessage());
+                } else if (!informer.hasSynced()) {
+                    serving = false;
+                    details.put("cache " + informer.type().kind(), "syncing");
+                }
+            }
+        }
+        return new Status(true, serving, details);
+    }
+
+    private boolean certificateServed() {
+        X509Certificate expected = installed;
+        if (expected == null || tlsProblem != null) {
+            return false;
+        }
+        if (!confirmed) {
+            confirmed = expected.equals(WebhookTls.served(config.webhookHost(), config.webhookPort(), HANDSHAKE_TIMEOUT));
+        }
+        return confirmed;
+    }
+
+    @PreDestroy
+    void stop() {
+        InformerPool running = pool;
+        if (running != null) {
+            running.stopAll();
+        }
+        contexts.forEach(CreationalContext::release);
+        Jsonb binding = jsonb;
+        if (binding != null) {
+            try {
+                binding.close();
+            } catch (Exception e) {
+                LOG.log(Level.FINE, "Closing JSON-B", e);
+            }
+        }
+    }
+
+    /** The discovery results shared by caches and live clients, created on first use. */
+    private synchronized ResourceTypes types(KubernetesConnection kubernetes) {
+        if (types == null) {
+            types = new ResourceTypes(kubernetes.requests());
+        }
+        return types;
+    }
+
+    /** The caches each bean declared, and live clients on the operator's connection. */
+    private final class Reads implements AdmissionReads {
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <K extends KubernetesObject> Cache<K> cached(Class<?> beanClass, Class<K> kind) {
+            Informer<?> informer = caches.getOrDefault(beanClass, Map.of()).get(kind);
+            if (informer == null) {
+                throw new IllegalArgumentException(beanClass.getSimpleName() + " reads " + kind.getSimpleName()
+                        + " from a cache it did not declare: add it to @AdmissionCache on the bean");
+            }
+            return new dev.mooring.runtime.internal.InformerCache<>((Informer<K>) informer);
+        }
+
+        @Override
+        public ResourceClient client(String namespace) {
+            KubernetesConnection kubernetes = connection.get();
+            return new LiveResourceClient(kubernetes.requests(), types(kubernetes), namespace);
+        }
+    }
+}

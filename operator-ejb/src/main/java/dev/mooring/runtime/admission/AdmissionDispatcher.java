@@ -1,0 +1,401 @@
+package dev.mooring.runtime.admission;
+
+import com.google.gson.JsonParser;
+import dev.mooring.api.admission.AdmissionDenied;
+import dev.mooring.api.admission.AdmissionRequest;
+import dev.mooring.api.admission.Operation;
+import dev.mooring.api.admission.UserInfo;
+import dev.mooring.api.patch.Patches;
+import dev.mooring.runtime.internal.KindCoordinates;
+import dev.mooring.runtime.internal.RequestScope;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import jakarta.json.bind.Jsonb;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Answers HTTP requests to admission routes: checks the request, decodes the AdmissionReview,
+ * calls the admission method within its timeout and encodes the answer. Every outcome is an
+ * {@link Answer}; nothing a client sends makes it throw.
+ *
+ * <table>
+ * <caption>HTTP outcomes, checked in this order</caption>
+ * <tr><td>404</td><td>no route at the path</td></tr>
+ * <tr><td>403</td><td>the request did not arrive over HTTPS</td></tr>
+ * <tr><td>405</td><td>not a POST</td></tr>
+ * <tr><td>415</td><td>the content type is not {@code application/json}</td></tr>
+ * <tr><td>413</td><td>the body is larger than 4 MiB</td></tr>
+ * <tr><td>400</td><td>not JSON, not an {@code admission.k8s.io/v1} AdmissionReview, no request or uid, or a request
+ * the route does not admit (kind, resource, subresource, operation, objects)</td></tr>
+ * <tr><td>504</td><td>the method did not return within the route's timeout</td></tr>
+ * <tr><td>200</td><td>an answer: allowed (with a patch from a mutator), or denied by {@link AdmissionDenied}
+ * (its code), by an object the model cannot decode (422) or by an unexpected exception (500, generic message)</td></tr>
+ * </table>
+ */
+public final class AdmissionDispatcher {
+
+    /** The largest AdmissionReview accepted: 4 MiB. */
+    public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+    private static final Logger LOG = Logger.getLogger(AdmissionDispatcher.class.getName());
+    private static final String API_VERSION = "admission.k8s.io/v1";
+    private static final int MAX_DETAIL = 300;
+
+    /** An HTTP answer: status and JSON body. */
+    public record Answer(int status, String body) {
+    }
+
+    /** Calls the admission method of a route; exceptions thrown by the method are thrown as they are. */
+    @FunctionalInterface
+    public interface Invoker {
+        Object invoke(AdmissionRoute route, AdmissionRequest<?> request) throws Exception;
+    }
+
+    /** A request that passed every check: what the method gets, and what the patch needs. */
+    private record Decoded(TypedAdmissionRequest<?> request, JsonObject sentObject, JsonValue decodedObject) {
+    }
+
+    /** A failed check, carrying its answer. */
+    private static final class Refused extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient Answer answer;
+
+        Refused(Answer answer) {
+            super(null, null, false, false);
+            this.answer = answer;
+        }
+    }
+
+    private final Map<String, AdmissionRoute> routes = new LinkedHashMap<>();
+    private final Invoker invoker;
+    private final ExecutorService executor;
+    private final AdmissionReads reads;
+    private final RequestScope scope;
+    private final Jsonb jsonb;
+
+    /**
+     * @param routes the routes, with unique paths
+     * @param invoker calls the methods
+     * @param executor runs each call, so that a call that overruns its timeout can be abandoned
+     * @param reads the caches and the live client the requests read through
+     * @param scope activates a CDI request context around each call
+     * @param jsonb binds the AdmissionReview envelope
+     */
+    public AdmissionDispatcher(List<AdmissionRoute> routes, Invoker invoker, ExecutorService executor,
+            AdmissionReads reads, RequestScope scope, Jsonb jsonb) {
+        AdmissionRoutes.requireUniquePaths(routes);
+        routes.forEach(route -> this.routes.put(route.path(), route));
+        this.invoker = Objects.requireNonNull(invoker);
+        this.executor = Objects.requireNonNull(executor);
+        this.reads = Objects.requireNonNull(reads);
+        this.scope = Objects.requireNonNull(scope);
+        this.jsonb = Objects.requireNonNull(jsonb);
+    }
+
+    /** The routes, by path. */
+    public Map<String, AdmissionRoute> routes() {
+        return Map.copyOf(routes);
+    }
+
+    /**
+     * Answer one HTTP request.
+     *
+     * @param method the HTTP method
+     * @param path the request path, such as {@code /validate/apps/v1/deployments/require-team}
+     * @param contentType the Content-Type header, or null
+     * @param body the request body; read up to just over 4 MiB
+     * @param secure true when the request came over HTTPS
+     */
+    public Answer handle(String method, String path, String contentType, InputStream body, boolean secure) {
+        AdmissionRoute route = routes.get(path);
+        if (route == null) {
+            return message(404, "Unknown webhook path");
+        }
+        if (!secure) {
+            return message(403, "Admission webhooks are served over HTTPS only");
+        }
+        if (!"POST".equals(method)) {
+            return message(405, "Webhook requests require POST");
+        }
+        if (contentType == null || !contentType.split(";", 2)[0].trim().equalsIgnoreCase("application/json")) {
+            return message(415, "Expected application/json");
+        }
+        byte[] bytes;
+        try {
+            bytes = readAtMost(body, MAX_BODY_BYTES);
+        } catch (IOException e) {
+            return message(400, "The AdmissionReview could not be read: " + e.getMessage());
+        }
+        if (bytes == null) {
+            return message(413, "AdmissionReview exceeds " + MAX_BODY_BYTES + " bytes");
+        }
+        try {
+            return review(route, decode(route, bytes));
+        } catch (Refused refused) {
+            return refused.answer;
+        }
+    }
+
+    private Answer review(AdmissionRoute route, Decoded decoded) {
+        TypedAdmissionRequest<?> request = decoded.request();
+        Future<Object> call = executor.submit(() -> {
+            try (RequestScope.Activation active = scope.activate()) {
+                return invoker.invoke(route, request);
+            }
+        });
+        Object result;
+        try {
+            result = call.get(route.timeoutSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            LOG.warning(() -> "Admission method " + route.describe() + " did not answer " + request + " within "
+                    + route.timeoutSeconds() + " s");
+            return message(504, "Admission webhook timed out");
+        } catch (InterruptedException e) {
+            call.cancel(true);
+            Thread.currentThread().interrupt();
+            return message(503, "The server is stopping");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AdmissionDenied denied) {
+                return denial(request, denied.code(), denied.reason(), denied.getMessage());
+            }
+            return failure(route, request, e.getCause());
+        } catch (RuntimeException e) {
+            return failure(route, request, e); // the executor refused the call
+        }
+        if (!route.mutating() || result == null) {
+            return allowed(request, null);
+        }
+        if (!route.requestModel().isInstance(result)) {
+            return failure(route, request, new IllegalStateException("returned " + result.getClass().getName() + ", not "
+                    + route.requestModel().getName()));
+        }
+        JsonArray patch;
+        try {
+            patch = MutationPatches.between(decoded.sentObject(), decoded.decodedObject(), Patches.toJson(result));
+        } catch (RuntimeException e) {
+            return failure(route, request, e);
+        }
+        return allowed(request, patch.isEmpty() ? null : patch);
+    }
+
+    private Decoded decode(AdmissionRoute route, byte[] bytes) throws Refused {
+        ReviewDocument review;
+        try {
+            review = jsonb.fromJson(new ByteArrayInputStream(bytes), ReviewDocument.class);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw invalid(null, "not JSON of an AdmissionReview (" + shorten(String.valueOf(e.getMessage())) + ")");
+        }
+        if (review == null || !API_VERSION.equals(review.apiVersion) || !"AdmissionReview".equals(review.kind)) {
+            throw invalid(null, "expected apiVersion " + API_VERSION + " and kind AdmissionReview");
+        }
+        ReviewDocument.Request request = review.request;
+        if (request == null) {
+            throw invalid(null, "the review has no request");
+        }
+        if (request.uid == null || request.uid.isBlank()) {
+            throw invalid(null, "request.uid is missing");
+        }
+        String uid = request.uid;
+        Operation operation = operation(uid, request.operation);
+        if (!route.operations().contains(operation)) {
+            throw invalid(uid, "this webhook admits " + route.operations() + ", not " + operation);
+        }
+        checkResource(route, uid, request);
+        checkObjects(uid, operation, request);
+        KubernetesObject object = typed(route, uid, request.object, "object");
+        KubernetesObject oldObject = typed(route, uid, request.oldObject, "oldObject");
+        JsonValue decodedObject = object == null ? null : Patches.toJson(object);
+        ReviewDocument.User user = request.userInfo;
+        UserInfo userInfo = user == null ? new UserInfo("", "", List.of(), Map.of())
+                : new UserInfo(user.username, user.uid, user.groups, user.extra);
+        TypedAdmissionRequest<?> typed = new TypedAdmissionRequest<>(uid, operation, object, oldObject,
+                Objects.requireNonNullElse(request.name, ""), Objects.requireNonNullElse(request.namespace, ""),
+                Objects.requireNonNullElse(request.subResource, ""), Boolean.TRUE.equals(request.dryRun), userInfo,
+                route.beanClass(), reads);
+        return new Decoded(typed, request.object, decodedObject);
+    }
+
+    private static Operation operation(String uid, String operation) throws Refused {
+        if (operation != null) {
+            for (Operation known : Operation.values()) {
+                if (known.name().equals(operation)) {
+                    return known;
+                }
+            }
+        }
+        throw invalid(uid, "request.operation " + quote(operation) + " is not CREATE, UPDATE, DELETE or CONNECT");
+    }
+
+    private static void checkResource(AdmissionRoute route, String uid, ReviewDocument.Request request) throws Refused {
+        KindCoordinates expected = route.requestKind();
+        ReviewDocument.GroupVersionKind kind = request.kind;
+        if (kind == null) {
+            throw invalid(uid, "request.kind is missing");
+        }
+        if (expected != null && !(expected.group().equals(kind.group) && expected.version().equals(kind.version)
+                && expected.kind().equals(kind.kind))) {
+            throw invalid(uid, "request.kind " + gvk(kind.group, kind.version, kind.kind) + " is not "
+                    + gvk(expected.group(), expected.version(), expected.kind()) + ", the kind this webhook admits");
+        }
+        ReviewDocument.GroupVersionResource resource = request.resource;
+        KindCoordinates target = route.target();
+        if (resource == null || !target.group().equals(resource.group) || !target.version().equals(resource.version)
+                || !route.plural().equals(resource.resource)) {
+            throw invalid(uid, "request.resource " + (resource == null ? "(missing)" : gvk(resource.group, resource.version,
+                    resource.resource)) + " is not " + gvk(target.group(), target.version(), route.plural()));
+        }
+        String subresource = Objects.requireNonNullElse(request.subResource, "");
+        if (!route.subresource().equals(subresource)) {
+            throw invalid(uid, "request.subResource " + quote(subresource) + " is not " + quote(route.subresource()));
+        }
+    }
+
+    private static void checkObjects(String uid, Operation operation, ReviewDocument.Request request) throws Refused {
+        boolean hasObject = request.object != null;
+        boolean hasOld = request.oldObject != null;
+        boolean fits = switch (operation) {
+            case CREATE, CONNECT -> hasObject && !hasOld;
+            case UPDATE -> hasObject && hasOld;
+            case DELETE -> !hasObject && hasOld;
+        };
+        if (!fits) {
+            throw invalid(uid, "a " + operation + " request " + switch (operation) {
+                case CREATE, CONNECT -> "has an object and no oldObject";
+                case UPDATE -> "has an object and an oldObject";
+                case DELETE -> "has an oldObject and no object";
+            });
+        }
+    }
+
+    private static KubernetesObject typed(AdmissionRoute route, String uid, JsonObject json, String field) throws Refused {
+        if (json == null) {
+            return null;
+        }
+        KindCoordinates expected = route.requestKind();
+        if (expected != null) {
+            String apiVersion = json.get("apiVersion") instanceof jakarta.json.JsonString s ? s.getString() : null;
+            String kind = json.get("kind") instanceof jakarta.json.JsonString s ? s.getString() : null;
+            if (!expected.apiVersion().equals(apiVersion) || !expected.kind().equals(kind)) {
+                throw invalid(uid, "request." + field + " is " + quote(apiVersion) + " " + quote(kind) + ", not "
+                        + expected.apiVersion() + " " + expected.kind());
+            }
+        }
+        try {
+            String text = json.toString();
+            if (DynamicKubernetesObject.class.equals(route.requestModel())) {
+                return new DynamicKubernetesObject(JsonParser.parseString(text).getAsJsonObject());
+            }
+            return JSON.getGson().fromJson(text, route.requestModel());
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new Refused(new Answer(200, response(uid, false, 422, "Invalid", "Invalid "
+                    + route.requestModel().getSimpleName() + " in request." + field + ": "
+                    + shorten(String.valueOf(e.getMessage())), null, List.of())));
+        }
+    }
+
+    private Answer failure(AdmissionRoute route, AdmissionRequest<?> request, Throwable cause) {
+        LOG.log(Level.WARNING, "Admission method " + route.describe() + " failed on " + request, cause);
+        return denial(request, 500, "InternalError", "Admission webhook " + route.path() + " failed; the operator log has the cause");
+    }
+
+    private static Answer allowed(TypedAdmissionRequest<?> request, JsonArray patch) {
+        return new Answer(200, response(request.uid(), true, 0, null, null, patch, request.warnings()));
+    }
+
+    private static Answer denial(AdmissionRequest<?> request, int code, String reason, String message) {
+        List<String> warnings = request instanceof TypedAdmissionRequest<?> typed ? typed.warnings() : List.of();
+        return new Answer(200, response(request.uid(), false, code, reason, message, null, warnings));
+    }
+
+    private static String response(String uid, boolean allowed, int code, String reason, String message, JsonArray patch,
+            List<String> warnings) {
+        JsonObjectBuilder response = Json.createObjectBuilder().add("uid", uid).add("allowed", allowed);
+        if (!allowed) {
+            JsonObjectBuilder status = Json.createObjectBuilder().add("code", code).add("message", message);
+            if (reason != null && !reason.isEmpty()) {
+                status.add("reason", reason);
+            }
+            response.add("status", status);
+        }
+        if (patch != null) {
+            response.add("patchType", "JSONPatch")
+                    .add("patch", Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
+        }
+        if (!warnings.isEmpty()) {
+            JsonArrayBuilder list = Json.createArrayBuilder();
+            warnings.forEach(list::add);
+            response.add("warnings", list);
+        }
+        return Json.createObjectBuilder().add("apiVersion", API_VERSION).add("kind", "AdmissionReview")
+                .add("response", response).build().toString();
+    }
+
+    private static Refused invalid(String uid, String why) {
+        JsonObjectBuilder body = Json.createObjectBuilder().add("message", "Invalid or mismatched " + API_VERSION
+                + " AdmissionReview: " + why);
+        if (uid != null) {
+            body.add("uid", uid);
+        }
+        return new Refused(new Answer(400, body.build().toString()));
+    }
+
+    private static Answer message(int status, String message) {
+        return new Answer(status, Json.createObjectBuilder().add("message", message).build().toString());
+    }
+
+    /** The stream's bytes, or null when there are more than {@code limit}. */
+    static byte[] readAtMost(InputStream in, int limit) throws IOException {
+        if (in == null) {
+            return new byte[0];
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buffer = new byte[16384];
+        int total = 0;
+        int read;
+        while ((read = in.read(buffer)) != -1) {
+            total += read;
+            if (total > limit) {
+                return null;
+            }
+            out.write(buffer, 0, read);
+        }
+        return out.toByteArray();
+    }
+
+    private static String gvk(String group, String version, String name) {
+        return (group == null || group.isEmpty() ? "" : group + "/") + version + " " + name;
+    }
+
+    private static String quote(String value) {
+        return value == null ? "(missing)" : "'" + shorten(value) + "'";
+    }
+
+    private static String shorten(String text) {
+        String oneLine = text.replaceAll("\\s+", " ");
+        return oneLine.length() <= MAX_DETAIL ? oneLine : oneLine.substring(0, MAX_DETAIL) + "...";
+    }
+}

@@ -1,0 +1,126 @@
+package dev.mooring.runtime.admission;
+
+import dev.mooring.api.Controller;
+import dev.mooring.api.Reconciler;
+import dev.mooring.api.Staged;
+import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.ControllerOptions;
+import io.kubernetes.client.common.KubernetesObject;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Prints the webhook configurations of an operator as YAML, offline:
+ *
+ * <pre>
+ * java -cp OPERATOR_JAR:MOORING_CLASSPATH dev.mooring.runtime.admission.GenerateWebhooks \
+ *     --name widgets.example.com --service widgets --namespace operators [--port 443] \
+ *     [--ca-file ca.crt] CLASS...
+ * </pre>
+ *
+ * <p>CLASS names the operator's admission beans, and its {@code @Controller} beans so that
+ * namespace selectors follow their scope. The CA comes from {@code --ca-file}, else the system
+ * property {@code mooring.webhook.ca-file}, else {@code MOORING_WEBHOOK_CA_FILE}. Exit status 2
+ * with a message on standard error for wrong arguments.
+ */
+public final class GenerateWebhooks {
+
+    private GenerateWebhooks() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            System.out.print(generate(List.of(args), System.getenv()));
+        } catch (IllegalArgumentException | IOException | ClassNotFoundException e) {
+            PrintStream err = System.err;
+            err.println("mooring: " + e.getMessage());
+            err.println("usage: GenerateWebhooks --name NAME --service SERVICE --namespace NAMESPACE [--port 443]"
+                    + " [--ca-file FILE] CLASS...");
+            System.exit(2);
+        }
+    }
+
+    /** The YAML for these arguments; {@code env} supplies {@code MOORING_WEBHOOK_CA_FILE}. */
+    static String generate(List<String> args, Map<String, String> env) throws IOException, ClassNotFoundException {
+        String name = null;
+        String service = null;
+        String namespace = null;
+        String caFile = null;
+        int port = 443;
+        List<Class<?>> classes = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            switch (arg) {
+                case "--name" -> name = value(args, ++i, arg);
+                case "--service" -> service = value(args, ++i, arg);
+                case "--namespace" -> namespace = value(args, ++i, arg);
+                case "--ca-file" -> caFile = value(args, ++i, arg);
+                case "--port" -> {
+                    String text = value(args, ++i, arg);
+                    try {
+                        port = Integer.parseInt(text);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--port must be a number, not '" + text + "'");
+                    }
+                }
+                default -> {
+                    if (arg.startsWith("--")) {
+                        throw new IllegalArgumentException("unknown option " + arg);
+                    }
+                    classes.add(Class.forName(arg));
+                }
+            }
+        }
+        if (name == null || service == null || namespace == null) {
+            throw new IllegalArgumentException("--name, --service and --namespace are required");
+        }
+        String ca = Optional.ofNullable(caFile).or(() -> Optional.ofNullable(System.getProperty("mooring.webhook.ca-file")))
+                .or(() -> Optional.ofNullable(env.get("MOORING_WEBHOOK_CA_FILE")))
+                .orElseThrow(() -> new IllegalArgumentException("no CA bundle: give --ca-file, mooring.webhook.ca-file or"
+                        + " MOORING_WEBHOOK_CA_FILE (the PEM CA that signed the webhook's serving certificate)"));
+        List<Class<?>> policies = classes.stream().filter(AdmissionRoutes::declares).toList();
+        if (policies.isEmpty()) {
+            throw new IllegalArgumentException("none of the classes has @Validating or @Mutating methods");
+        }
+        List<WebhookConfigurations.ControllerScope> controllers = new ArrayList<>();
+        for (Class<?> type : classes) {
+            Controller controller = type.getAnnotation(Controller.class);
+            Class<? extends KubernetesObject> kind = reconciledKind(type);
+            if (controller != null && kind != null) {
+                ControllerDefinition definition = ControllerOptions.resolve(type, controller, kind, key -> Optional.empty())
+                        .withNamespace(namespace);
+                controllers.add(new WebhookConfigurations.ControllerScope(kind, definition.namespace()));
+            }
+        }
+        WebhookConfigurations.Target target = new WebhookConfigurations.Target(name, service, namespace, port,
+                Files.readAllBytes(Path.of(ca)));
+        return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace, target));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Class<? extends KubernetesObject> reconciledKind(Class<?> type) {
+        for (Type contract : type.getGenericInterfaces()) {
+            if (contract instanceof ParameterizedType parameterized
+                    && (parameterized.getRawType() == Reconciler.class || parameterized.getRawType() == Staged.class)
+                    && parameterized.getActualTypeArguments()[0] instanceof Class<?> kind) {
+                return (Class<? extends KubernetesObject>) kind;
+            }
+        }
+        return null;
+    }
+
+    private static String value(List<String> args, int index, String option) {
+        if (index >= args.size()) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args.get(index);
+    }
+}
