@@ -14,7 +14,7 @@ import java.util.List;
  * {@code GET /mooring/api/controllers}: a read-only snapshot of every controller (state, queue
  * depth, processing and delayed keys, pass counts). No object names appear in it.
  */
-@Path("controllers")
+@Path("mooring/api/controllers")
 @RequestScoped
 public class ControllersResource {
 

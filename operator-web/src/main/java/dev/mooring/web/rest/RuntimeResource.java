@@ -14,7 +14,7 @@ import java.util.List;
  * distinct informers (watch subscriptions, shared between controllers), relists after expired
  * watch history, and fatal failures.
  */
-@Path("runtime")
+@Path("mooring/api/runtime")
 @RequestScoped
 public class RuntimeResource {
 
