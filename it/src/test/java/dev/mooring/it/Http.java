@@ -22,6 +22,13 @@ final class Http {
         JsonStructure json() {
             return Json.createReader(new StringReader(body)).read();
         }
+
+        /** The health check of this name in a MicroProfile Health answer. */
+        jakarta.json.JsonObject check(String name) {
+            return json().asJsonObject().getJsonArray("checks").getValuesAs(jakarta.json.JsonObject.class).stream()
+                    .filter(check -> check.getString("name").equals(name)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no health check " + name + " in " + body));
+        }
     }
 
     static Answer get(String path) throws IOException, InterruptedException {

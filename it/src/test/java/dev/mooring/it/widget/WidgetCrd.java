@@ -2,8 +2,6 @@ package dev.mooring.it.widget;
 
 import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
-import java.time.Duration;
-import java.util.Map;
 
 /** Installs the CRD of the README's Widget (examples/snippets); raw JSON: client-java's CRD models send fields the server rejects. */
 public final class WidgetCrd {
@@ -13,8 +11,7 @@ public final class WidgetCrd {
 
     public static void install(ApiClient client) throws InterruptedException {
         KubeHttp http = new KubeHttp(client);
-        if (http.getOptional("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com", Map.of()).isEmpty()) {
-            http.send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", Map.of(), """
+        dev.mooring.it.Crds.install(http, "example.com", "v1", "widgets", """
                     {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
                      "metadata":{"name":"widgets.example.com"},
                      "spec":{"group":"example.com","scope":"Namespaced",
@@ -28,16 +25,6 @@ public final class WidgetCrd {
                                  "properties":{"type":{"type":"string"},"status":{"type":"string"},
                                    "observedGeneration":{"type":"integer"},"lastTransitionTime":{"type":"string","format":"date-time"},
                                    "reason":{"type":"string"},"message":{"type":"string"}}}}}}}}}}]}}
-                    """, "application/json");
-        }
-        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < end) {
-            var served = http.getOptional("/apis/example.com/v1", Map.of());
-            if (served.isPresent() && served.get().toString().contains("\"widgets\"")) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("the Widget CRD was not served within 30 s");
+                    """);
     }
 }

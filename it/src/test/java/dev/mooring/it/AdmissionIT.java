@@ -1,0 +1,328 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.client.KubernetesException;
+import dev.mooring.examples.admission.DatabasePolicy;
+import dev.mooring.examples.admission.DeploymentPolicy;
+import dev.mooring.examples.admission.PodPolicy;
+import dev.mooring.runtime.admission.AdmissionRoutes;
+import dev.mooring.runtime.admission.WebhookConfigurations;
+import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.runtime.internal.Models;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.common.KubernetesObject;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The admission patterns of examples/admission-policies, called by the testbed's real webhook
+ * admission plugins over TLS: the generated configurations point at the Liberty server under
+ * test through a service reference (the testbed resolves {@code mooring-it.default.svc} to
+ * 127.0.0.1 on the service port, here Liberty's HTTPS port).
+ */
+@ExtendWith(ArquillianExtension.class)
+class AdmissionIT {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(60);
+    static final String OPERATOR = "policies.mooring.dev";
+    private static final String DATABASES = "/apis/db.example.org/v1/namespaces/%s/databases";
+    private static String namespace;
+    private static boolean registered;
+
+    private final KubeHttp http = new KubeHttp(Testbed.client());
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() throws Exception {
+        KubeHttp http = new KubeHttp(Testbed.client());
+        namespace = Testbed.createNamespace(new io.kubernetes.client.openapi.apis.CoreV1Api(Testbed.client()), "admission");
+        http.send("PATCH", "/api/v1/namespaces/" + namespace, Map.of(), "{\"metadata\":{\"labels\":{\"team\":\"blue\"},"
+                + "\"annotations\":{\"" + DeploymentPolicy.MAX_REPLICAS + "\":\"3\"}}}", "application/merge-patch+json");
+        installDatabaseCrd(http);
+        // another replica leads for the whole test: this one is a standby, and must serve admission anyway
+        String now = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
+        http.send("POST", "/apis/coordination.k8s.io/v1/namespaces/" + namespace + "/leases", Map.of(), "{\"metadata\":{\"name\":"
+                + "\"admission-operator\"},\"spec\":{\"holderIdentity\":\"other-replica\",\"leaseDurationSeconds\":3600,"
+                + "\"acquireTime\":\"" + now + "\",\"renewTime\":\"" + now + "\"}}", "application/json");
+        JavaArchive policies = ShrinkWrap.create(JavaArchive.class, "admission-policies.jar")
+                .addPackage(DeploymentPolicy.class.getPackage())
+                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
+                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
+                .addAsManifestResource(new StringAsset("mooring.namespace=" + namespace + "\n"
+                        + "mooring.leader-election.enabled=true\nmooring.leader-election.lease-name=admission-operator\n"),
+                        "microprofile-config.properties");
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return ShrinkWrap.create(EnterpriseArchive.class, "admission.ear").merge(ear).addAsLibrary(policies);
+    }
+
+    /** Once: admission ready on the server, then the generated configurations registered and in effect. */
+    @BeforeEach
+    void registered() throws Exception {
+        if (registered) {
+            return;
+        }
+        Http.Answer ready = Eventually.await("admission ready", TIMEOUT, () -> Http.get("/health/ready"),
+                answer -> answer.status() == 200);
+        assertTrue(ready.check("mooring-admission").getString("status").equals("UP"), ready.body());
+        assertTrue(ready.check("mooring-controllers").getJsonObject("data").getString("leadership").startsWith("standby"),
+                ready.body());
+        for (KubernetesObject configuration : configurations()) {
+            String plural = configuration.getKind().toLowerCase(java.util.Locale.ROOT) + "s";
+            String collection = "/apis/admissionregistration.k8s.io/v1/" + plural;
+            http.getOptional(collection + "/" + OPERATOR, Map.of())
+                    .ifPresent(old -> http.send("DELETE", collection + "/" + OPERATOR, Map.of(), null, null));
+            http.send("POST", collection, Map.of(), Models.toJson(configuration), "application/json");
+        }
+        registered = true;
+        // the API server picks new configurations up asynchronously: wait until a denial arrives
+        Eventually.await("the validating webhook in effect", TIMEOUT, () -> {
+            try {
+                createDatabase("probe", "postgres", 0);
+                http.send("DELETE", String.format(DATABASES, namespace) + "/probe", Map.of(), null, null);
+                return false;
+            } catch (KubernetesException e) {
+                return e.code() == 422;
+            }
+        });
+    }
+
+    @AfterAll
+    static void unregister() {
+        KubeHttp http = new KubeHttp(Testbed.client());
+        for (String plural : List.of("mutatingwebhookconfigurations", "validatingwebhookconfigurations")) {
+            String path = "/apis/admissionregistration.k8s.io/v1/" + plural + "/" + OPERATOR;
+            http.getOptional(path, Map.of()).ifPresent(found -> http.send("DELETE", path, Map.of(), null, null));
+        }
+    }
+
+    /** What the tests register: every route of the example, Service mooring-it.default on Liberty's HTTPS port. */
+    static List<KubernetesObject> configurations() throws Exception {
+        byte[] ca = Files.readAllBytes(Path.of(Testbed.env().getProperty("TESTBED_CA_FILE")));
+        int port = Integer.parseInt(System.getProperty("mooring.it.https.port"));
+        return WebhookConfigurations.of(
+                AdmissionRoutes.of(List.of(DeploymentPolicy.class, DatabasePolicy.class, PodPolicy.class)), List.of(), namespace,
+                new WebhookConfigurations.Target(OPERATOR, "mooring-it", "default", port, ca));
+    }
+
+    @Test
+    void aDeniedCreateFailsWithTheValidatorsMessageAndCode() {
+        KubernetesException denied = assertThrows(KubernetesException.class, () -> createDatabase("empty", "postgres", 0));
+        assertEquals(422, denied.code(), denied.getMessage());
+        assertTrue(denied.getMessage().contains("spec.storageGb must be at least 1"), denied.getMessage());
+        assertTrue(http.getOptional(String.format(DATABASES, namespace) + "/empty", Map.of()).isEmpty());
+    }
+
+    @Test
+    void aMutatedCreateIsStoredWithTheMutation() {
+        JsonObject created = createDeployment("web", Map.of());
+        assertEquals("blue", labels(created).get(DeploymentPolicy.TEAM).getAsString(), created.toString());
+        JsonObject stored = http.get(deployment("web"), Map.of());
+        assertEquals("blue", labels(stored).get(DeploymentPolicy.TEAM).getAsString());
+        // the label is immutable afterwards: UPDATE snapshots compared
+        KubernetesException denied = assertThrows(KubernetesException.class, () -> http.send("PATCH", deployment("web"), Map.of(),
+                "{\"metadata\":{\"labels\":{\"" + DeploymentPolicy.TEAM + "\":\"red\"}}}", "application/merge-patch+json"));
+        assertEquals(403, denied.code());
+        assertTrue(denied.getMessage().contains("is immutable (was blue)"), denied.getMessage());
+    }
+
+    @Test
+    void anUpdateOfAForeignCrdIsCheckedAgainstTheOldSnapshot() {
+        createDatabase("orders", "postgres", 10);
+        String path = String.format(DATABASES, namespace) + "/orders";
+        KubernetesException engine = assertThrows(KubernetesException.class, () -> http.send("PATCH", path, Map.of(),
+                "{\"spec\":{\"engine\":\"mysql\"}}", "application/merge-patch+json"));
+        assertEquals(422, engine.code());
+        assertTrue(engine.getMessage().contains("spec.engine is immutable: postgres cannot become mysql"), engine.getMessage());
+        KubernetesException shrink = assertThrows(KubernetesException.class, () -> http.send("PATCH", path, Map.of(),
+                "{\"spec\":{\"storageGb\":5}}", "application/merge-patch+json"));
+        assertTrue(shrink.getMessage().contains("cannot shrink from 10 to 5"), shrink.getMessage());
+        JsonObject grown = http.send("PATCH", path, Map.of(), "{\"spec\":{\"storageGb\":20}}", "application/merge-patch+json");
+        assertEquals(20, grown.getAsJsonObject("spec").get("storageGb").getAsInt());
+        // a field the policy's model does not declare is stored untouched
+        assertEquals("nightly", grown.getAsJsonObject("spec").get("backup").getAsString());
+    }
+
+    @Test
+    void aScaleRequestCarriesAScaleAndIsLimited() {
+        createDeployment("scaled", Map.of());
+        String scale = deployment("scaled") + "/scale";
+        KubernetesException tooMany = assertThrows(KubernetesException.class, () -> http.send("PATCH", scale, Map.of(),
+                "{\"spec\":{\"replicas\":5}}", "application/merge-patch+json"));
+        assertEquals(422, tooMany.code());
+        assertTrue(tooMany.getMessage().contains("spec.replicas: 5 exceeds the namespace limit of 3"), tooMany.getMessage());
+        JsonObject scaled = http.send("PATCH", scale, Map.of(), "{\"spec\":{\"replicas\":2}}", "application/merge-patch+json");
+        assertEquals("Scale", scaled.get("kind").getAsString());
+        assertEquals(2, http.get(deployment("scaled"), Map.of()).getAsJsonObject("spec").get("replicas").getAsInt());
+    }
+
+    @Test
+    void aProtectedDeploymentCannotBeDeleted() {
+        createDeployment("keep", Map.of(DeploymentPolicy.PROTECTED, "true"));
+        KubernetesException denied = assertThrows(KubernetesException.class,
+                () -> http.send("DELETE", deployment("keep"), Map.of(), null, null));
+        assertEquals(403, denied.code());
+        assertTrue(denied.getMessage().contains("Deployment keep is protected"), denied.getMessage());
+        createDeployment("drop", Map.of());
+        http.send("DELETE", deployment("drop"), Map.of(), null, null);
+    }
+
+    /**
+     * The Pod policy reads namespaces from its per-replica cache, falling back to a live read on
+     * a miss: a Pod in a frozen namespace created a moment ago is denied on the first attempt.
+     */
+    @Test
+    void aPolicyReadsNamespacesThroughTheCacheWithALiveFallback() throws Exception {
+        var core = new io.kubernetes.client.openapi.apis.CoreV1Api(Testbed.client());
+        for (int i = 0; i < 5; i++) {
+            String frozen = Testbed.createNamespace(core, "frozen");
+            http.send("PATCH", "/api/v1/namespaces/" + frozen, Map.of(), "{\"metadata\":{\"labels\":{\"" + PodPolicy.FROZEN
+                    + "\":\"true\"}}}", "application/merge-patch+json");
+            KubernetesException denied = assertThrows(KubernetesException.class, () -> createPod(frozen));
+            assertEquals(403, denied.code());
+            assertTrue(denied.getMessage().contains("namespace " + frozen + " is frozen"), denied.getMessage());
+        }
+        String open = Testbed.createNamespace(core, "thawed");
+        http.send("PATCH", "/api/v1/namespaces/" + open, Map.of(), "{\"metadata\":{\"labels\":{\"" + PodPolicy.FROZEN
+                + "\":\"false\"}}}", "application/merge-patch+json");
+        assertEquals("Pod", createPod(open).get("kind").getAsString());
+    }
+
+    /**
+     * Thousands of malformed, truncated, oversized and wrong-kind reviews: only the documented
+     * status codes come back, every 200 is an AdmissionReview with a uid, and afterwards the
+     * server still answers valid reviews and the API server's calls.
+     */
+    @Test
+    void malformedReviewsGetOnlyDocumentedAnswersAndTheServerKeepsServing() throws Exception {
+        java.net.http.HttpClient client = AdmissionFuzz.client();
+        java.net.URI uri = java.net.URI.create("https://127.0.0.1:" + System.getProperty("mooring.it.https.port")
+                + "/validate/db/example/org/v1/databases/check-change");
+        long seed = System.nanoTime();
+        List<AdmissionFuzz.Case> cases = new AdmissionFuzz(seed, review(5)).cases(3000);
+        java.util.Set<Integer> documented = java.util.Set.of(200, 400, 405, 413, 415);
+        Map<Integer, Integer> counts = new java.util.TreeMap<>();
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
+            for (AdmissionFuzz.Case fuzz : cases) {
+                results.add(pool.submit(() -> {
+                    var answer = AdmissionFuzz.send(client, uri, fuzz);
+                    synchronized (counts) {
+                        counts.merge(answer.statusCode(), 1, Integer::sum);
+                    }
+                    if (!documented.contains(answer.statusCode())) {
+                        return fuzz.description() + " -> " + answer.statusCode() + " " + answer.body();
+                    }
+                    if (answer.statusCode() == 200) {
+                        JsonObject review = com.google.gson.JsonParser.parseString(answer.body()).getAsJsonObject();
+                        if (!review.getAsJsonObject("response").has("uid")) {
+                            return fuzz.description() + " -> 200 without uid: " + answer.body();
+                        }
+                    } else if (!answer.body().contains("\"message\"")) {
+                        return fuzz.description() + " -> " + answer.statusCode() + " without a message: " + answer.body();
+                    }
+                    return null;
+                }));
+            }
+            List<String> unexpected = new java.util.ArrayList<>();
+            for (var result : results) {
+                String problem = result.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                if (problem != null && unexpected.size() < 10) {
+                    unexpected.add(problem);
+                }
+            }
+            assertTrue(unexpected.isEmpty(), "seed " + seed + ": " + unexpected);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(counts.keySet().containsAll(List.of(400, 405, 413, 415)), "seed " + seed + ": " + counts);
+        // still serving: valid reviews directly, and the API server's calls
+        var allowed = AdmissionFuzz.send(client, uri, new AdmissionFuzz.Case("valid", "POST", "application/json",
+                review(5).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(200, allowed.statusCode(), allowed.body());
+        assertTrue(allowed.body().contains("\"uid\":\"fuzz\",\"allowed\":true"), allowed.body());
+        var denied = AdmissionFuzz.send(client, uri, new AdmissionFuzz.Case("valid", "POST", "application/json",
+                review(0).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertTrue(denied.body().contains("\"allowed\":false") && denied.body().contains("\"code\":422"), denied.body());
+        KubernetesException viaApiServer = assertThrows(KubernetesException.class, () -> createDatabase("after-fuzz", "postgres", 0));
+        assertEquals(422, viaApiServer.code());
+        // plain HTTP never serves admission
+        var plain = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                "http://127.0.0.1:" + System.getProperty("mooring.it.http.port") + uri.getPath()))
+                .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(review(5))).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, plain.statusCode(), plain.body());
+    }
+
+    /** A valid review of a Database CREATE in the test namespace, uid "fuzz". */
+    private static String review(int storage) {
+        return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"fuzz\","
+                + "\"kind\":{\"group\":\"db.example.org\",\"version\":\"v1\",\"kind\":\"Database\"},"
+                + "\"resource\":{\"group\":\"db.example.org\",\"version\":\"v1\",\"resource\":\"databases\"},"
+                + "\"name\":\"probe\",\"namespace\":\"" + namespace + "\",\"operation\":\"CREATE\",\"dryRun\":false,"
+                + "\"userInfo\":{\"username\":\"fuzzer\"},\"object\":{\"apiVersion\":\"db.example.org/v1\",\"kind\":\"Database\","
+                + "\"metadata\":{\"name\":\"probe\"},\"spec\":{\"engine\":\"postgres\",\"storageGb\":" + storage + "}}}}";
+    }
+
+    private JsonObject createDatabase(String name, String engine, int storage) {
+        return http.send("POST", String.format(DATABASES, namespace), Map.of(), "{\"apiVersion\":\"db.example.org/v1\","
+                + "\"kind\":\"Database\",\"metadata\":{\"name\":\"" + name + "\"},\"spec\":{\"engine\":\"" + engine
+                + "\",\"storageGb\":" + storage + ",\"backup\":\"nightly\"}}", "application/json");
+    }
+
+    private JsonObject createDeployment(String name, Map<String, String> labels) {
+        StringBuilder metadataLabels = new StringBuilder("{\"app\":\"" + name + "\"");
+        labels.forEach((key, value) -> metadataLabels.append(",\"").append(key).append("\":\"").append(value).append('"'));
+        metadataLabels.append('}');
+        return http.send("POST", "/apis/apps/v1/namespaces/" + namespace + "/deployments", Map.of(), "{\"apiVersion\":\"apps/v1\","
+                + "\"kind\":\"Deployment\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":" + metadataLabels + "},"
+                + "\"spec\":{\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"" + name + "\"}},"
+                + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"" + name + "\"}},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}", "application/json");
+    }
+
+    private JsonObject createPod(String podNamespace) {
+        return http.send("POST", "/api/v1/namespaces/" + podNamespace + "/pods", Map.of(), "{\"apiVersion\":\"v1\",\"kind\":\"Pod\","
+                + "\"metadata\":{\"generateName\":\"p-\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}",
+                "application/json");
+    }
+
+    private String deployment(String name) {
+        return "/apis/apps/v1/namespaces/" + namespace + "/deployments/" + name;
+    }
+
+    private static JsonObject labels(JsonObject object) {
+        return object.getAsJsonObject("metadata").getAsJsonObject("labels");
+    }
+
+    /** Someone else's CRD: Database in db.example.org, installed here, never by the operator. */
+    static void installDatabaseCrd(KubeHttp http) throws InterruptedException {
+        Crds.install(http, "db.example.org", "v1", "databases", """
+                    {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+                     "metadata":{"name":"databases.db.example.org"},
+                     "spec":{"group":"db.example.org","scope":"Namespaced",
+                       "names":{"plural":"databases","singular":"database","kind":"Database","listKind":"DatabaseList"},
+                       "versions":[{"name":"v1","served":true,"storage":true,
+                         "schema":{"openAPIV3Schema":{"type":"object","properties":{
+                           "spec":{"type":"object","properties":{"engine":{"type":"string"},"storageGb":{"type":"integer"},
+                             "backup":{"type":"string"}}}}}}}]}}
+                    """);
+    }
+}
