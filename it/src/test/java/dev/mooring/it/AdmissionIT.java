@@ -159,6 +159,18 @@ class AdmissionIT {
         assertEquals("nightly", grown.getAsJsonObject("spec").get("backup").getAsString());
     }
 
+    /** A mutator on a kind whose model declares only some fields: the others are stored as sent. */
+    @Test
+    void aMutationOfAForeignCrdKeepsTheFieldsItsModelDoesNotDeclare() {
+        JsonObject created = http.send("POST", String.format(DATABASES, namespace), Map.of(), "{\"apiVersion\":\"db.example.org/v1\","
+                + "\"kind\":\"Database\",\"metadata\":{\"name\":\"defaulted\"},\"spec\":{\"storageGb\":3,\"backup\":\"weekly\"}}",
+                "application/json");
+        JsonObject spec = created.getAsJsonObject("spec");
+        assertEquals("postgres", spec.get("engine").getAsString(), created.toString());
+        assertEquals("weekly", spec.get("backup").getAsString(), created.toString());
+        assertEquals(3, spec.get("storageGb").getAsInt());
+    }
+
     @Test
     void aScaleRequestCarriesAScaleAndIsLimited() {
         createDeployment("scaled", Map.of());
@@ -170,6 +182,18 @@ class AdmissionIT {
         JsonObject scaled = http.send("PATCH", scale, Map.of(), "{\"spec\":{\"replicas\":2}}", "application/merge-patch+json");
         assertEquals("Scale", scaled.get("kind").getAsString());
         assertEquals(2, http.get(deployment("scaled"), Map.of()).getAsJsonObject("spec").get("replicas").getAsInt());
+        // a warning of an allowed request reaches the client as a Warning header (kubectl prints it)
+        var api = Testbed.client();
+        okhttp3.Request toZero = new okhttp3.Request.Builder().url(api.getBasePath() + scale)
+                .patch(okhttp3.RequestBody.create("{\"spec\":{\"replicas\":0}}", okhttp3.MediaType.get("application/merge-patch+json")))
+                .build();
+        try (okhttp3.Response response = api.getHttpClient().newCall(toZero).execute()) {
+            assertEquals(200, response.code());
+            assertTrue(response.headers("Warning").stream().anyMatch(warning -> warning.contains("Deployment scaled is scaled to zero")),
+                    response.headers().toString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

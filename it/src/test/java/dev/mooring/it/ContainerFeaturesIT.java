@@ -41,6 +41,7 @@ class ContainerFeaturesIT {
     private static final String INVALID = "invalid";
     private static final String NODES = "nodes";
     private static final String STAGED = "staged";
+    private static final String BAD_POLICY = "bad-policy";
     private static String stagedNamespace;
     private static String namespace;
 
@@ -65,6 +66,15 @@ class ContainerFeaturesIT {
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
         EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
         return ShrinkWrap.create(EnterpriseArchive.class, "nodes.ear").merge(ear).addAsLibrary(module);
+    }
+
+    @Deployment(name = BAD_POLICY, managed = false, testable = false)
+    static EnterpriseArchive badPolicy() {
+        JavaArchive module = ShrinkWrap.create(JavaArchive.class, "bad-policy.jar")
+                .addPackage(dev.mooring.it.badpolicy.BadPolicy.class.getPackage())
+                .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return ShrinkWrap.create(EnterpriseArchive.class, "bad-policy.ear").merge(ear).addAsLibrary(module);
     }
 
     @Deployment(name = STAGED, managed = false, testable = false)
@@ -167,6 +177,24 @@ class ContainerFeaturesIT {
             }
         }
         assertTrue(Files.readString(log).contains("mooring.controller.probe.workers"));
+    }
+
+    /** An admission option the API server would refuse fails the deployment, naming the method. */
+    @Test
+    void anInvalidAdmissionOptionFailsTheDeploymentNamingTheMethod() throws Exception {
+        Path log = Path.of(System.getProperty("mooring.it.liberty.log"));
+        assertThrows(Exception.class, () -> deployer.deploy(BAD_POLICY));
+        try {
+            Eventually.await("the deployment problem in the server log", TIMEOUT, () -> Files.readString(log),
+                    text -> text.contains("Admission method dev.mooring.it.badpolicy.BadPolicy.check: timeoutSeconds must be an"
+                            + " integer between 1 and 30, not 31"));
+        } finally {
+            try {
+                deployer.undeploy(BAD_POLICY);
+            } catch (RuntimeException e) {
+                // it never started
+            }
+        }
     }
 
     /** A fatal error (here: a kind the server does not serve) is visible in health with its cause. */

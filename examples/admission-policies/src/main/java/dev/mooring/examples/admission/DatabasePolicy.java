@@ -2,16 +2,30 @@ package dev.mooring.examples.admission;
 
 import dev.mooring.api.admission.AdmissionDenied;
 import dev.mooring.api.admission.AdmissionRequest;
+import dev.mooring.api.admission.Mutating;
+import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.Validating;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Objects;
 
 /**
  * Pattern "admission on someone else's CRD": compares the UPDATE snapshots of a Database. The
- * engine cannot change and storage cannot shrink. No controller, no CRD ownership.
+ * engine cannot change and storage cannot shrink; a new Database without an engine gets
+ * {@code postgres}. No controller, no CRD ownership: the model declares only the fields the
+ * policy reads, and the mutation leaves every other field as it was sent.
  */
 @ApplicationScoped
 public class DatabasePolicy {
+
+    @Mutating(operations = Operation.CREATE)
+    Database defaultEngine(AdmissionRequest<Database> request) {
+        Database database = request.object();
+        if (database.getSpec() == null || database.getSpec().engine != null) {
+            return null;
+        }
+        database.getSpec().engine = "postgres";
+        return database;
+    }
 
     @Validating
     void checkChange(AdmissionRequest<Database> request) throws AdmissionDenied {
