@@ -242,6 +242,7 @@ class AdmissionIT {
         List<AdmissionFuzz.Case> cases = new AdmissionFuzz(seed, review(5)).cases(3000);
         java.util.Set<Integer> documented = java.util.Set.of(200, 400, 405, 413, 415);
         Map<Integer, Integer> counts = new java.util.TreeMap<>();
+        Map<String, Double> before = Prometheus.parse(Http.get("/metrics").body());
         var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
         try {
             List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
@@ -277,6 +278,16 @@ class AdmissionIT {
             pool.shutdownNow();
         }
         assertTrue(counts.keySet().containsAll(List.of(400, 405, 413, 415)), "seed " + seed + ": " + counts);
+        // every answer is counted by webhook and code, and timed
+        Map<String, Double> after = Prometheus.parse(Http.get("/metrics").body());
+        String webhook = "webhook=\"" + uri.getPath() + "\"";
+        for (int code : List.of(400, 405, 413, 415)) {
+            String key = Prometheus.key("controller_runtime_webhook_requests_total", webhook, "code=\"" + code + "\"");
+            assertEquals((double) counts.get(code), after.get(key) - before.getOrDefault(key, 0.0), key + " after " + counts);
+        }
+        String timed = Prometheus.key("controller_runtime_webhook_latency_seconds_count", webhook);
+        assertTrue(after.get(timed) - before.getOrDefault(timed, 0.0) >= cases.size(), timed + ": " + after.get(timed));
+        assertEquals(0.0, after.get(Prometheus.key("controller_runtime_webhook_requests_in_flight", webhook)));
         // still serving: valid reviews directly, and the API server's calls
         var allowed = AdmissionFuzz.send(client, uri, new AdmissionFuzz.Case("valid", "POST", "application/json",
                 review(5).getBytes(java.nio.charset.StandardCharsets.UTF_8)));

@@ -82,6 +82,9 @@ public class AdmissionService {
     @Inject
     RequestScopes requestScopes;
 
+    @Inject
+    RuntimeMetrics metrics;
+
     @Resource
     ManagedExecutorService executor;
 
@@ -117,7 +120,8 @@ public class AdmissionService {
             routes.addAll(policy.routes());
         }
         jsonb = JsonbBuilder.create();
-        dispatcher = new AdmissionDispatcher(routes, this::invoke, executor, new Reads(), requestScopes, jsonb);
+        dispatcher = new AdmissionDispatcher(routes, this::invoke, executor, new Reads(), requestScopes, jsonb,
+                metrics.admission(routes));
         try {
             tls = config.webhookTls();
             executor.submit(this::installCertificate);

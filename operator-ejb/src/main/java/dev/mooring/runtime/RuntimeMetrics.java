@@ -107,6 +107,44 @@ public class RuntimeMetrics implements PassObserver {
         metrics.time().update(duration);
     }
 
+    /**
+     * Register the admission metrics of these routes (labelled by path) and return the observer
+     * that updates them.
+     */
+    dev.mooring.runtime.admission.AdmissionDispatcher.Observer admission(List<dev.mooring.runtime.admission.AdmissionRoute> routes) {
+        java.util.Map<String, java.util.concurrent.atomic.AtomicLong> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.Map<String, Timer> latency = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.Map<String, Counter> denials = new java.util.concurrent.ConcurrentHashMap<>();
+        for (dev.mooring.runtime.admission.AdmissionRoute route : routes) {
+            Tag webhook = new Tag("webhook", route.path());
+            java.util.concurrent.atomic.AtomicLong running = new java.util.concurrent.atomic.AtomicLong();
+            inFlight.put(route.path(), running);
+            registry.gauge(meta("controller_runtime_webhook_requests_in_flight", "Admission requests being answered now"),
+                    running::get, webhook);
+            latency.put(route.path(), registry.timer(meta("controller_runtime_webhook_latency",
+                    "Time to answer admission requests, in seconds"), webhook));
+            denials.put(route.path(), registry.counter(meta("mooring_webhook_denials_total",
+                    "Admission requests answered with allowed: false"), webhook));
+        }
+        return new dev.mooring.runtime.admission.AdmissionDispatcher.Observer() {
+            @Override
+            public void started(dev.mooring.runtime.admission.AdmissionRoute route) {
+                inFlight.get(route.path()).incrementAndGet();
+            }
+
+            @Override
+            public void answered(dev.mooring.runtime.admission.AdmissionRoute route, int status, boolean denied, Duration duration) {
+                inFlight.get(route.path()).decrementAndGet();
+                latency.get(route.path()).update(duration);
+                registry.counter(meta("controller_runtime_webhook_requests_total", "Admission requests by HTTP status code"),
+                        new Tag("webhook", route.path()), new Tag("code", String.valueOf(status))).inc();
+                if (denied) {
+                    denials.get(route.path()).inc();
+                }
+            }
+        };
+    }
+
     private static Metadata meta(String name, String description) {
         return Metadata.builder().withName(name).withDescription(description).build();
     }

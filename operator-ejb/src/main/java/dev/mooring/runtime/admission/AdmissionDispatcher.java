@@ -64,14 +64,43 @@ public final class AdmissionDispatcher {
     private static final String API_VERSION = "admission.k8s.io/v1";
     private static final int MAX_DETAIL = 300;
 
-    /** An HTTP answer: status and JSON body. */
-    public record Answer(int status, String body) {
+    /**
+     * An HTTP answer: status and JSON body.
+     *
+     * @param denied true for an AdmissionReview that does not allow the request
+     */
+    public record Answer(int status, String body, boolean denied) {
+
+        /** An answer that denies nothing. */
+        public Answer(int status, String body) {
+            this(status, body, false);
+        }
     }
 
     /** Calls the admission method of a route; exceptions thrown by the method are thrown as they are. */
     @FunctionalInterface
     public interface Invoker {
         Object invoke(AdmissionRoute route, AdmissionRequest<?> request) throws Exception;
+    }
+
+    /** Told about every answer of a known route (not about unknown paths, which would be unbounded labels). */
+    public interface Observer {
+        /** No observation. */
+        Observer NONE = new Observer() {
+            @Override
+            public void started(AdmissionRoute route) {
+            }
+
+            @Override
+            public void answered(AdmissionRoute route, int status, boolean denied, java.time.Duration duration) {
+            }
+        };
+
+        /** A request for the route arrived. */
+        void started(AdmissionRoute route);
+
+        /** It was answered with this HTTP status; {@code denied} for a 200 that does not allow. */
+        void answered(AdmissionRoute route, int status, boolean denied, java.time.Duration duration);
     }
 
     /** A request that passed every check: what the method gets, and what the patch needs. */
@@ -95,6 +124,7 @@ public final class AdmissionDispatcher {
     private final AdmissionReads reads;
     private final RequestScope scope;
     private final Jsonb jsonb;
+    private final Observer observer;
 
     /**
      * @param routes the routes, with unique paths
@@ -103,9 +133,10 @@ public final class AdmissionDispatcher {
      * @param reads the caches and the live client the requests read through
      * @param scope activates a CDI request context around each call
      * @param jsonb binds the AdmissionReview envelope
+     * @param observer told about every answer (metrics)
      */
     public AdmissionDispatcher(List<AdmissionRoute> routes, Invoker invoker, ExecutorService executor,
-            AdmissionReads reads, RequestScope scope, Jsonb jsonb) {
+            AdmissionReads reads, RequestScope scope, Jsonb jsonb, Observer observer) {
         AdmissionRoutes.requireUniquePaths(routes);
         routes.forEach(route -> this.routes.put(route.path(), route));
         this.invoker = Objects.requireNonNull(invoker);
@@ -113,6 +144,7 @@ public final class AdmissionDispatcher {
         this.reads = Objects.requireNonNull(reads);
         this.scope = Objects.requireNonNull(scope);
         this.jsonb = Objects.requireNonNull(jsonb);
+        this.observer = Objects.requireNonNull(observer);
     }
 
     /** The routes, by path. */
@@ -134,6 +166,14 @@ public final class AdmissionDispatcher {
         if (route == null) {
             return message(404, "Unknown webhook path");
         }
+        long start = System.nanoTime();
+        observer.started(route);
+        Answer answer = answer(route, method, contentType, body, secure);
+        observer.answered(route, answer.status(), answer.denied(), java.time.Duration.ofNanos(System.nanoTime() - start));
+        return answer;
+    }
+
+    private Answer answer(AdmissionRoute route, String method, String contentType, InputStream body, boolean secure) {
         if (!secure) {
             return message(403, "Admission webhooks are served over HTTPS only");
         }
@@ -313,7 +353,7 @@ public final class AdmissionDispatcher {
         } catch (RuntimeException | StackOverflowError e) {
             throw new Refused(new Answer(200, response(uid, false, 422, "Invalid", "Invalid "
                     + route.requestModel().getSimpleName() + " in request." + field + ": "
-                    + shorten(String.valueOf(e.getMessage())), null, List.of())));
+                    + shorten(String.valueOf(e.getMessage())), null, List.of()), true));
         }
     }
 
@@ -328,7 +368,7 @@ public final class AdmissionDispatcher {
 
     private static Answer denial(AdmissionRequest<?> request, int code, String reason, String message) {
         List<String> warnings = request instanceof TypedAdmissionRequest<?> typed ? typed.warnings() : List.of();
-        return new Answer(200, response(request.uid(), false, code, reason, message, null, warnings));
+        return new Answer(200, response(request.uid(), false, code, reason, message, null, warnings), true);
     }
 
     private static String response(String uid, boolean allowed, int code, String reason, String message, JsonArray patch,

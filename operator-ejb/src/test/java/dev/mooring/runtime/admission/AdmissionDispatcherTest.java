@@ -95,6 +95,7 @@ class AdmissionDispatcherTest {
     private final Policies policies = new Policies();
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final Jsonb jsonb = JsonbBuilder.create();
+    private final Counting counting = new Counting();
     private final AdmissionDispatcher dispatcher = new AdmissionDispatcher(AdmissionRoutes.of(Policies.class), (route, request) -> {
         try {
             route.method().setAccessible(true);
@@ -102,7 +103,7 @@ class AdmissionDispatcherTest {
         } catch (InvocationTargetException e) {
             throw (Exception) e.getCause();
         }
-    }, executor, new NoReads(), RequestScope.NONE, jsonb);
+    }, executor, new NoReads(), RequestScope.NONE, jsonb, counting);
 
     @AfterEach
     void stop() throws Exception {
@@ -294,6 +295,17 @@ class AdmissionDispatcherTest {
         assertEquals("scale", policies.seen.get(0).subresource());
     }
 
+    @Test
+    void everyAnswerOfAKnownRouteIsObservedUnknownPathsAreNot() {
+        post(WIDGETS, review("CREATE", widget("w", "green"), null));
+        post(WIDGETS, review("CREATE", widget("w", "red"), null));
+        post(WIDGETS, "{");
+        dispatcher.handle("POST", "/unknown", "application/json", body("{}"), true);
+        assertEquals(java.util.Map.of("check 200", 2, "check 400", 1), counting.answers);
+        assertEquals(1, counting.denials.get());
+        assertEquals(0, counting.inFlight.get());
+    }
+
     // ---- helpers
 
     private AdmissionDispatcher.Answer post(String path, String json) {
@@ -337,6 +349,27 @@ class AdmissionDispatcherTest {
 
     static JsonValue parse(String text) {
         return Json.createReader(new StringReader(text)).readValue();
+    }
+
+    /** Counts answers per route and status, as the metrics do. */
+    static final class Counting implements AdmissionDispatcher.Observer {
+        final java.util.Map<String, Integer> answers = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger denials = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public void started(AdmissionRoute route) {
+            inFlight.incrementAndGet();
+        }
+
+        @Override
+        public void answered(AdmissionRoute route, int status, boolean denied, java.time.Duration duration) {
+            inFlight.decrementAndGet();
+            answers.merge(route.method().getName() + " " + status, 1, Integer::sum);
+            if (denied) {
+                denials.incrementAndGet();
+            }
+        }
     }
 
     /** The policies here read nothing. */
