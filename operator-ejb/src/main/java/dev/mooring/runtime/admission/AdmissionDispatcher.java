@@ -213,11 +213,13 @@ public final class AdmissionDispatcher {
             call.cancel(true);
             LOG.warning(() -> "Admission method " + route.describe() + " did not answer " + request + " within "
                     + route.timeoutSeconds() + " s");
-            return message(504, "Admission webhook timed out");
+            return new Answer(504, Json.createObjectBuilder().add("message", "Admission webhook timed out")
+                    .add("uid", request.uid()).build().toString());
         } catch (InterruptedException e) {
             call.cancel(true);
             Thread.currentThread().interrupt();
-            return message(503, "The server is stopping");
+            return new Answer(503, Json.createObjectBuilder().add("message", "The server is stopping")
+                    .add("uid", request.uid()).build().toString());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof AdmissionDenied denied) {
                 return denial(request, denied.code(), denied.reason(), denied.getMessage());

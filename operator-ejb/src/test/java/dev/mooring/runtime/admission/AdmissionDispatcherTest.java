@@ -83,6 +83,14 @@ class AdmissionDispatcherTest {
             throw new AdmissionDenied(403, "Forbidden", "deleting " + request.oldObject().orElseThrow().getMetadata().getName());
         }
 
+        @Validating(target = io.kubernetes.client.openapi.models.V1Pod.class, subresource = "exec", operations = Operation.CONNECT)
+        void noExec(AdmissionRequest<io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject> request) throws AdmissionDenied {
+            seen.add(request);
+            if (request.object().getRaw().getAsJsonArray("command").toString().contains("sh")) {
+                throw new AdmissionDenied("no shells in " + request.name());
+            }
+        }
+
         @Validating(target = V1Deployment.class, subresource = "scale", operations = Operation.UPDATE)
         void limit(AdmissionRequest<V1Scale> request) throws AdmissionDenied {
             seen.add(request);
@@ -227,7 +235,9 @@ class AdmissionDispatcherTest {
 
     @Test
     void aCallOverItsTimeoutIs504() {
-        assertAnswer(504, "Admission webhook timed out", post(WIDGETS, review("CREATE", widget("w", "slow"), null)));
+        AdmissionDispatcher.Answer answer = post(WIDGETS, review("CREATE", widget("w", "slow"), null));
+        assertAnswer(504, "Admission webhook timed out", answer);
+        assertEquals("uid-1", json(answer).getString("uid"));
     }
 
     @Test
@@ -304,6 +314,17 @@ class AdmissionDispatcherTest {
         assertEquals(java.util.Map.of("check 200", 2, "check 400", 1), counting.answers);
         assertEquals(1, counting.denials.get());
         assertEquals(0, counting.inFlight.get());
+    }
+
+    @Test
+    void aConnectCarriesItsOptionsAsADynamicObject() {
+        String review = review("CONNECT", "{\"apiVersion\":\"v1\",\"kind\":\"PodExecOptions\",\"command\":[\"sh\"],\"stdin\":true}", null)
+                .replace("\"group\":\"example.com\",\"version\":\"v1\",\"kind\":\"Widget\"", "\"group\":\"\",\"version\":\"v1\",\"kind\":\"PodExecOptions\"")
+                .replace("\"group\":\"example.com\",\"version\":\"v1\",\"resource\":\"widgets\"", "\"group\":\"\",\"version\":\"v1\",\"resource\":\"pods\"")
+                .replace("\"operation\"", "\"subResource\":\"exec\",\"operation\"");
+        JsonObject response = response(post("/validate/core/v1/pods/no-exec", review));
+        assertEquals("no shells in w", response.getJsonObject("status").getString("message"));
+        assertEquals(Operation.CONNECT, policies.seen.get(0).operation());
     }
 
     // ---- helpers
