@@ -25,8 +25,14 @@ final class Engine implements AutoCloseable {
     final OperatorRuntime runtime;
 
     Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries) {
+        this(requests, watches, entries, "default");
+    }
+
+    /** An engine whose operator namespace (for Events about cluster-scoped objects) is {@code operatorNamespace}. */
+    Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries, String operatorNamespace) {
         runtime = new OperatorRuntime(new KubeHttp(requests), new KubeHttp(watches), entries, executor, scheduler,
-                RequestScope.NONE, new OperatorRuntime.Retry(Duration.ofMillis(200), Duration.ofSeconds(2)));
+                RequestScope.NONE, new OperatorRuntime.Retry(Duration.ofMillis(200), Duration.ofSeconds(2)),
+                dev.mooring.runtime.internal.PassObserver.NONE, operatorNamespace);
         runtime.start();
     }
 

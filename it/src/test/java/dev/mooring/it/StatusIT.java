@@ -112,6 +112,32 @@ class StatusIT {
         return new JsonObject();
     }
 
+    /** Events about a cluster-scoped object go to the operator's namespace, as the reference's recorder does. */
+    @Test
+    void eventsAboutClusterScopedObjectsGoToTheOperatorNamespace() throws Exception {
+        CoreV1Api core = new CoreV1Api(Testbed.client());
+        String operatorNamespace = Testbed.createNamespace(core, "operator");
+        String label = "status-probe=" + operatorNamespace;
+        Reconciler<io.kubernetes.client.openapi.models.V1Namespace> announcer = (ns, context) -> {
+            context.event(EventType.NORMAL, "Seen", "seen " + ns.getMetadata().getName());
+            return Result.done();
+        };
+        try (Engine engine = new Engine(Testbed.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(Engine.definition(
+                "namespaces", io.kubernetes.client.openapi.models.V1Namespace.class, null, label, 1, List.of(), List.of()), announcer)),
+                operatorNamespace)) {
+            engine.awaitReady();
+            String seen = "seen-" + operatorNamespace;
+            core.createNamespace(new io.kubernetes.client.openapi.models.V1Namespace().metadata(new V1ObjectMeta().name(seen)
+                    .putLabelsItem("status-probe", operatorNamespace))).execute();
+            KubeHttp raw = new KubeHttp(Testbed.client());
+            JsonObject event = Eventually.await("the Event in the operator namespace", TIMEOUT, () -> events(raw, operatorNamespace),
+                    list -> list.size() > 0).get(0).getAsJsonObject();
+            assertEquals("Namespace", event.getAsJsonObject("regarding").get("kind").getAsString());
+            assertEquals(seen, event.getAsJsonObject("regarding").get("name").getAsString());
+            assertEquals("seen " + seen, event.get("note").getAsString());
+        }
+    }
+
     private static com.google.gson.JsonArray events(KubeHttp raw, String namespace) {
         return raw.get("/apis/events.k8s.io/v1/namespaces/" + namespace + "/events", Map.of()).getAsJsonArray("items");
     }

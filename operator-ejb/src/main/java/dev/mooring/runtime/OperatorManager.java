@@ -94,7 +94,7 @@ public class OperatorManager {
                 entries.add(entry(controller, namespace));
             }
             runtime = new OperatorRuntime(kubernetes.requests(), kubernetes.watches(), entries, executor, scheduler,
-                    requestScopes, config.retry(), metrics);
+                    requestScopes, config.retry(), metrics, namespace);
             if (config.leaderElectionEnabled()) {
                 elector = new dev.mooring.runtime.internal.LeaderElector(kubernetes.requests(), config.leaderElection());
             }

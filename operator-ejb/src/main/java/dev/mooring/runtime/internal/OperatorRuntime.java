@@ -61,22 +61,32 @@ public final class OperatorRuntime {
 
     public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
             ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer) {
+        this(requests, watches, entries, executor, scheduler, requestScope, retry, observer, "default");
+    }
+
+    /**
+     * @param operatorNamespace the operator's namespace, where Events about cluster-scoped objects go
+     */
+    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
+            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer,
+            String operatorNamespace) {
         this.requests = requests;
         this.types = new ResourceTypes(requests);
         this.pool = new InformerPool(requests, watches, retry.maxDelay());
         this.executor = executor;
         this.scheduler = scheduler;
         for (Entry entry : entries) {
-            runners.put(entry.definition().name(), runner(entry, requestScope, retry, observer));
+            runners.put(entry.definition().name(), runner(entry, requestScope, retry, observer, operatorNamespace));
         }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry, PassObserver observer) {
+    private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry, PassObserver observer,
+            String operatorNamespace) {
         WorkQueue<ObjectKey> queue = new WorkQueue<>(retry.baseDelay(), retry.maxDelay(), WorkQueue.DEFAULT_JITTER);
         return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
                 namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
-                new EventRecorder(requests, "mooring/" + entry.definition().name(), "default"), observer,
+                new EventRecorder(requests, "mooring/" + entry.definition().name(), operatorNamespace), observer,
                 failed -> onFailure((ControllerRunner<?>) failed));
     }
 
