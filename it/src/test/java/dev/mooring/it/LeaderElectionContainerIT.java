@@ -33,7 +33,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LeaderElectionContainerIT {
 
     private static final String ELECTED = "elected";
+    private static final String LOSER = "loser";
     private static String namespace;
+    private static String loserNamespace;
 
     @ArquillianResource
     private Deployer deployer;
@@ -50,6 +52,60 @@ class LeaderElectionContainerIT {
                         + "mooring.leader-election.identity=replica-one\n"), "microprofile-config.properties");
         EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
         return ShrinkWrap.create(EnterpriseArchive.class, "elected.ear").merge(ear).addAsLibrary(module);
+    }
+
+    @Deployment(name = LOSER, managed = false, testable = false)
+    static EnterpriseArchive loser() throws Exception {
+        loserNamespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "loser");
+        JavaArchive module = ShrinkWrap.create(JavaArchive.class, "slow-probe.jar")
+                .addClasses(dev.mooring.it.lifecycle.LifecycleProbe.class, dev.mooring.it.lifecycle.SlowReconciler.class)
+                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
+                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
+                .addAsManifestResource(new StringAsset("mooring.leader-election.enabled=true\n"
+                        + "mooring.namespace=" + loserNamespace + "\n"
+                        + "mooring.leader-election.identity=replica-two\n"
+                        + "mooring.leader-election.lease-duration=4s\nmooring.leader-election.renew-deadline=3s\n"
+                        + "mooring.leader-election.retry-period=1s\n"), "microprofile-config.properties");
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return ShrinkWrap.create(EnterpriseArchive.class, "loser.ear").merge(ear).addAsLibrary(module);
+    }
+
+    /**
+     * Another identity takes the Lease while a pass runs that ignores interrupts: the leader term
+     * ends (LEADERSHIP_LOST) only after the pass has left, so observers clean up after the workers.
+     */
+    @Test
+    void aLostLeadershipEndsTheTermAfterTheWorkersLeft() throws Exception {
+        Path log = Path.of(System.getProperty("mooring.it.liberty.log"));
+        KubeHttp raw = new KubeHttp(Testbed.client());
+        String lease = "/apis/coordination.k8s.io/v1/namespaces/" + loserNamespace + "/leases/mooring";
+        deployer.deploy(LOSER);
+        try {
+            long offset = Files.size(log);
+            Eventually.await("readiness UP as leader", Duration.ofSeconds(60), () -> Http.get("/health/ready"),
+                    answer -> answer.status() == 200 && answer.body().contains("leader (replica-two"));
+            raw.send("POST", "/api/v1/namespaces/" + loserNamespace + "/configmaps", Map.of(),
+                    "{\"metadata\":{\"name\":\"slow\",\"labels\":{\"slow\":\"true\"}}}", "application/json");
+            Eventually.await("the slow pass started", Duration.ofSeconds(30), () -> Files.readString(log).substring((int) offset),
+                    text -> text.contains("SLOW START slow"));
+            String now = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+                    .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
+            raw.send("PATCH", lease, Map.of(), "{\"spec\":{\"holderIdentity\":\"thief\",\"leaseDurationSeconds\":3600,"
+                    + "\"renewTime\":\"" + now + "\"}}", "application/merge-patch+json");
+            String text = Eventually.await("the leader term and the process ended", Duration.ofSeconds(40),
+                    () -> Files.readString(log).substring((int) offset), t -> t.contains("LIFECYCLE PROCESS FAILURE"));
+            List<String> lifecycle = text.lines().filter(line -> line.contains("LIFECYCLE "))
+                    .map(line -> line.substring(line.indexOf("LIFECYCLE ") + "LIFECYCLE ".length()).trim()).toList();
+            assertEquals(List.of("LEADER LEADERSHIP_LOST replica-two", "PROCESS FAILURE"),
+                    lifecycle.subList(lifecycle.indexOf("LEADER LEADERSHIP_LOST replica-two"), lifecycle.size()),
+                    "the leader scope ends first, then the process fails, once: " + lifecycle);
+            int slowEnd = text.indexOf("SLOW END slow");
+            int lost = text.indexOf("LIFECYCLE LEADER LEADERSHIP_LOST");
+            assertTrue(slowEnd >= 0 && slowEnd < lost, "the pass must end before the leader term: " + text.lines()
+                    .filter(line -> line.contains("SLOW") || line.contains("LIFECYCLE")).toList());
+        } finally {
+            deployer.undeploy(LOSER);
+        }
     }
 
     @Test

@@ -76,6 +76,8 @@ public class OperatorManager {
     private final List<String> startFailures = new CopyOnWriteArrayList<>();
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
     private final java.util.concurrent.atomic.AtomicBoolean leaderTerm = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean endingTerm = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean processFailed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile OperatorRuntime runtime;
     private volatile dev.mooring.runtime.internal.LeaderElector elector;
 
@@ -102,13 +104,15 @@ public class OperatorManager {
         } catch (RuntimeException e) {
             startFailures.add(rootMessage(e));
             LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);
-            fire(dev.mooring.api.LifecycleEvent.Type.FAILURE, dev.mooring.api.LifecycleEvent.Scope.PROCESS, e);
+            failProcess(e);
             return;
         }
         OperatorRuntime started = runtime;
         started.onFailure(() -> {
             endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.FAILURE, null);
-            fire(dev.mooring.api.LifecycleEvent.Type.FAILURE, dev.mooring.api.LifecycleEvent.Scope.PROCESS, null);
+            if (!endingTerm.get()) {
+                failProcess(null); // a lost term reports the process failure itself, after the leader event
+            }
             if (elector != null) {
                 // a failed leader gives up its Lease, so that a healthy standby can take over
                 executor.submit(() -> elector.stop(elector.settings().renewDeadline()));
@@ -144,17 +148,33 @@ public class OperatorManager {
             LOG.log(Level.SEVERE, "Leader election failed: " + rootMessage(e), e);
             endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.FAILURE, e);
             runtime.fail(e);
-            fire(dev.mooring.api.LifecycleEvent.Type.FAILURE, dev.mooring.api.LifecycleEvent.Scope.PROCESS, e);
+            failProcess(e);
         }
     }
 
     /** Ends the leader term once: the leader-scope exit event (after the workers stopped, before the release). */
     private void endLeaderTerm(dev.mooring.api.LifecycleEvent.Type type, Throwable error) {
         if (leaderTerm.getAndSet(false)) {
+            boolean lost = type == dev.mooring.api.LifecycleEvent.Type.LEADERSHIP_LOST;
             if (type != dev.mooring.api.LifecycleEvent.Type.SHUTDOWN && runtime != null) {
+                endingTerm.set(lost);
                 runtime.fail(error != null ? error : new IllegalStateException("leadership ended"));
             }
+            if (runtime != null) {
+                // observers clean up after the workers: wait until their threads left the passes
+                runtime.awaitStopped(runtime.longestShutdownTimeout());
+            }
             fire(type, dev.mooring.api.LifecycleEvent.Scope.LEADER, error);
+            if (lost) {
+                failProcess(error); // the inner scope ends first, then the process fails (a lost leader restarts)
+            }
+        }
+    }
+
+    /** Fires the process-scope FAILURE event, once. */
+    private void failProcess(Throwable error) {
+        if (processFailed.compareAndSet(false, true)) {
+            fire(dev.mooring.api.LifecycleEvent.Type.FAILURE, dev.mooring.api.LifecycleEvent.Scope.PROCESS, error);
         }
     }
 

@@ -64,6 +64,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final AtomicLong cancellations = new AtomicLong();
     private final AtomicLong durationNanos = new AtomicLong();
     private final List<Future<?>> workers = new ArrayList<>();
+    /** Threads still inside {@link #work()}: a cancelled Future does not mean its thread has left. */
+    private final java.util.Set<Thread> running = new java.util.HashSet<>();
     /** Every informer this controller subscribed to, distinct instances (one kind may have two). */
     private final List<Informer<?>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<Class<?>, Cache<?>> caches = new LinkedHashMap<>();
@@ -253,6 +255,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
     }
 
     private void work() {
+        synchronized (this) {
+            running.add(Thread.currentThread());
+        }
         try {
             for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
                 ObjectKey key = next.get();
@@ -267,7 +272,30 @@ public final class ControllerRunner<T extends KubernetesObject> {
         } catch (RuntimeException | Error e) {
             // a bug in the engine must not end a worker silently
             fail(new IllegalStateException("A worker of controller " + name() + " stopped unexpectedly: " + e, e));
+        } finally {
+            synchronized (this) {
+                running.remove(Thread.currentThread());
+                notifyAll();
+            }
         }
+    }
+
+    /**
+     * Wait until no worker thread runs any more (after a stop or a failure interrupted them). A
+     * worker that calls this (a failure reported from a pass) does not wait for itself.
+     *
+     * @return false if some still ran when the timeout passed (code that ignores interrupts)
+     */
+    public synchronized boolean awaitWorkersStopped(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!running.isEmpty() && !(running.size() == 1 && running.contains(Thread.currentThread()))) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
     }
 
     private void reconcile(ObjectKey key) {

@@ -258,6 +258,36 @@ public final class OperatorRuntime {
         pool.stopAll();
     }
 
+    /**
+     * Wait until the worker threads of every controller have left their passes, after
+     * {@link #stop()} or {@link #fail(Throwable)}.
+     *
+     * @return false if some still ran after {@code timeout}, which is then logged with the controller
+     */
+    public boolean awaitStopped(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        boolean all = true;
+        for (ControllerRunner<?> runner : runners.values()) {
+            try {
+                if (!runner.awaitWorkersStopped(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
+                    all = false;
+                    LOG.warning(() -> "A reconcile of controller " + runner.name() + " still runs " + timeout.toSeconds()
+                            + " s after its controller stopped: it ignores interrupts");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return all;
+    }
+
+    /** The longest shutdownTimeout of the controllers (zero without controllers). */
+    public Duration longestShutdownTimeout() {
+        return runners.values().stream().map(runner -> runner.definition().shutdownTimeout()).max(Duration::compareTo)
+                .orElse(Duration.ZERO);
+    }
+
     /** Ask controller {@code name} to reconcile {@code key}. */
     public void enqueue(String name, ObjectKey key) {
         ControllerRunner<?> runner = runners.get(name);
