@@ -229,6 +229,39 @@ class AdmissionIT {
     }
 
     /**
+     * A renewed certificate (the TLS Secret's files replaced) is served without a restart, and
+     * the API server keeps calling the webhook.
+     */
+    @Test
+    void aRenewedCertificateIsServedWithoutARestart() throws Exception {
+        Path files = Path.of(System.getProperty("mooring.it.testbed"), "webhook-tls");
+        int port = Integer.parseInt(System.getProperty("mooring.it.https.port"));
+        java.security.cert.X509Certificate before = dev.mooring.runtime.admission.WebhookTls.served("127.0.0.1", port,
+                Duration.ofSeconds(5));
+        Path renewed = Files.createTempDirectory("renewed-tls");
+        Path script = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().getParent().getParent()
+                .resolve("scripts/webhook-tls.sh");
+        Process sign = new ProcessBuilder("bash", script.toString(), renewed.toString(), "mooring-it", "default",
+                files.resolve("ca.crt").toString(), Path.of(System.getProperty("mooring.it.testbed"), "certs", "ca.key").toString())
+                .inheritIO().start();
+        assertEquals(0, sign.waitFor());
+        // as a Secret volume changes: both files at once (a directory swap), here one move each
+        Files.move(renewed.resolve("tls.key"), files.resolve("tls.key.new"));
+        Files.move(renewed.resolve("tls.crt"), files.resolve("tls.crt.new"));
+        Files.move(files.resolve("tls.key.new"), files.resolve("tls.key"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(files.resolve("tls.crt.new"), files.resolve("tls.crt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        java.security.cert.X509Certificate expected = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory
+                .getInstance("X.509").generateCertificate(Files.newInputStream(files.resolve("tls.crt")));
+        assertTrue(!expected.equals(before), "the renewed certificate is a new one");
+        Eventually.await("the renewed certificate served", TIMEOUT,
+                () -> expected.equals(dev.mooring.runtime.admission.WebhookTls.served("127.0.0.1", port, Duration.ofSeconds(5))));
+        KubernetesException denied = assertThrows(KubernetesException.class, () -> createDatabase("renewed", "postgres", 0));
+        assertEquals(422, denied.code(), denied.getMessage());
+    }
+
+    /**
      * Thousands of malformed, truncated, oversized and wrong-kind reviews: only the documented
      * status codes come back, every 200 is an AdmissionReview with a uid, and afterwards the
      * server still answers valid reviews and the API server's calls.
