@@ -14,7 +14,6 @@ import dev.mooring.runtime.internal.KubeHttp;
 import dev.mooring.runtime.internal.Models;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,13 +62,11 @@ class AdmissionIT {
                 + "\"acquireTime\":\"" + now + "\",\"renewTime\":\"" + now + "\"}}", "application/json");
         JavaArchive policies = ShrinkWrap.create(JavaArchive.class, "admission-policies.jar")
                 .addPackage(DeploymentPolicy.class.getPackage())
-                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
-                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
+                .addAsManifestResource(Ears.ANNOTATED_BEANS, "beans.xml")
                 .addAsManifestResource(new StringAsset("mooring.namespace=" + namespace + "\n"
                         + "mooring.leader-election.enabled=true\nmooring.leader-election.lease-name=admission-operator\n"),
                         "microprofile-config.properties");
-        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
-        return ShrinkWrap.create(EnterpriseArchive.class, "admission.ear").merge(ear).addAsLibrary(policies);
+        return Ears.withLibrary("admission.ear", policies);
     }
 
     /** Once: admission ready on the server, then the generated configurations registered and in effect. */

@@ -13,13 +13,11 @@ import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.PatchUtils;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
-import java.io.File;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +35,7 @@ class ConfigMapMirrorIT {
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {
-        return ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return Ears.mooring();
     }
 
     private final CoreV1Api core = new CoreV1Api(Testbed.client());

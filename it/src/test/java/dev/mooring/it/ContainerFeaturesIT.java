@@ -10,7 +10,6 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,8 +63,7 @@ class ContainerFeaturesIT {
         JavaArchive module = ShrinkWrap.create(JavaArchive.class, "nodes-operator.jar")
                 .addPackage(dev.mooring.it.nodes.NodeProbe.class.getPackage())
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
-        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
-        return ShrinkWrap.create(EnterpriseArchive.class, "nodes.ear").merge(ear).addAsLibrary(module);
+        return Ears.withLibrary("nodes.ear", module);
     }
 
     @Deployment(name = BAD_POLICY, managed = false, testable = false)
@@ -73,8 +71,7 @@ class ContainerFeaturesIT {
         JavaArchive module = ShrinkWrap.create(JavaArchive.class, "bad-policy.jar")
                 .addPackage(dev.mooring.it.badpolicy.BadPolicy.class.getPackage())
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml");
-        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
-        return ShrinkWrap.create(EnterpriseArchive.class, "bad-policy.ear").merge(ear).addAsLibrary(module);
+        return Ears.withLibrary("bad-policy.ear", module);
     }
 
     @Deployment(name = STAGED, managed = false, testable = false)
@@ -84,12 +81,10 @@ class ContainerFeaturesIT {
         JavaArchive module = ShrinkWrap.create(JavaArchive.class, "staged-operator.jar")
                 .addClasses(dev.mooring.it.stagedprobe.StagedProbe.class, dev.mooring.examples.snippets.Widget.class,
                         dev.mooring.examples.snippets.Widget.Spec.class, dev.mooring.examples.snippets.Widget.Status.class)
-                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
-                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
+                .addAsManifestResource(Ears.ANNOTATED_BEANS, "beans.xml")
                 .addAsManifestResource(new StringAsset("mooring.controller.staged.namespace=" + stagedNamespace + "\n"),
                         "microprofile-config.properties");
-        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
-        return ShrinkWrap.create(EnterpriseArchive.class, "staged.ear").merge(ear).addAsLibrary(module);
+        return Ears.withLibrary("staged.ear", module);
     }
 
     /** A Staged bean found by CDI: its stages and cases run on the bean, conditions reach the object. */
@@ -129,8 +124,7 @@ class ContainerFeaturesIT {
                 .addPackage(ProbeReconciler.class.getPackage())
                 .addAsManifestResource(EmptyAsset.INSTANCE, "beans.xml")
                 .addAsManifestResource(new StringAsset(config), "microprofile-config.properties");
-        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
-        return ShrinkWrap.create(EnterpriseArchive.class, name).merge(ear).addAsLibrary(module);
+        return Ears.withLibrary(name, module);
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
@@ -61,10 +59,9 @@ class FailoverIT {
         Path ear = Path.of(System.getProperty("mooring.it.failover.dir"), "failover.ear");
         Files.createDirectories(ear.getParent());
         JavaArchive probe = ShrinkWrap.create(JavaArchive.class, "ticks.jar").addClasses(dev.mooring.it.failover.ReconcileLog.class)
-                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
-                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml");
+                .addAsManifestResource(Ears.ANNOTATED_BEANS, "beans.xml");
         ShrinkWrap.create(EnterpriseArchive.class, "failover.ear")
-                .merge(ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear"))))
+                .merge(Ears.mooring())
                 .addAsLibrary(probe).as(ZipExporter.class).exportTo(ear.toFile(), true);
 
         // A ticker keeps changing one ConfigMap so that whoever leads keeps reconciling.

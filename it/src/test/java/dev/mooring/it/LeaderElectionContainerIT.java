@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,13 +44,11 @@ class LeaderElectionContainerIT {
         namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "elected");
         JavaArchive module = ShrinkWrap.create(JavaArchive.class, "lifecycle-probe.jar")
                 .addClasses(dev.mooring.it.lifecycle.LifecycleProbe.class)
-                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
-                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
+                .addAsManifestResource(Ears.ANNOTATED_BEANS, "beans.xml")
                 .addAsManifestResource(new StringAsset("mooring.leader-election.enabled=true\n"
                         + "mooring.leader-election.namespace=" + namespace + "\n"
                         + "mooring.leader-election.identity=replica-one\n"), "microprofile-config.properties");
-        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
-        return ShrinkWrap.create(EnterpriseArchive.class, "elected.ear").merge(ear).addAsLibrary(module);
+        return Ears.withLibrary("elected.ear", module);
     }
 
     @Deployment(name = LOSER, managed = false, testable = false)
@@ -59,15 +56,13 @@ class LeaderElectionContainerIT {
         loserNamespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "loser");
         JavaArchive module = ShrinkWrap.create(JavaArchive.class, "slow-probe.jar")
                 .addClasses(dev.mooring.it.lifecycle.LifecycleProbe.class, dev.mooring.it.lifecycle.SlowReconciler.class)
-                .addAsManifestResource(new StringAsset("<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\""
-                        + " bean-discovery-mode=\"annotated\"/>"), "beans.xml")
+                .addAsManifestResource(Ears.ANNOTATED_BEANS, "beans.xml")
                 .addAsManifestResource(new StringAsset("mooring.leader-election.enabled=true\n"
                         + "mooring.namespace=" + loserNamespace + "\n"
                         + "mooring.leader-election.identity=replica-two\n"
                         + "mooring.leader-election.lease-duration=4s\nmooring.leader-election.renew-deadline=3s\n"
                         + "mooring.leader-election.retry-period=1s\n"), "microprofile-config.properties");
-        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
-        return ShrinkWrap.create(EnterpriseArchive.class, "loser.ear").merge(ear).addAsLibrary(module);
+        return Ears.withLibrary("loser.ear", module);
     }
 
     /**

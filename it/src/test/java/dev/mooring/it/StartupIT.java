@@ -3,13 +3,11 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import jakarta.json.JsonObject;
-import java.io.File;
 import java.time.Duration;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,7 +26,7 @@ class StartupIT {
 
     @Deployment(name = DEPLOYMENT, managed = false, testable = false)
     static EnterpriseArchive deployment() {
-        return ShrinkWrap.createFromZipFile(EnterpriseArchive.class, new File(System.getProperty("mooring.it.ear")));
+        return Ears.mooring();
     }
 
     @Test
