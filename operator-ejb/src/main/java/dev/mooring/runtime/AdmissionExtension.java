@@ -53,6 +53,15 @@ public class AdmissionExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation event) {
+        if (policies.isEmpty()) {
+            return;
+        }
+        try {
+            MooringConfig.webhookPort(org.eclipse.microprofile.config.ConfigProvider.getConfig(
+                    Thread.currentThread().getContextClassLoader()));
+        } catch (RuntimeException e) {
+            event.addDeploymentProblem(e);
+        }
         try {
             AdmissionRoutes.requireUniquePaths(routes());
             routes().forEach(route -> LOG.info(() -> "Found admission webhook " + route.describe() + " at " + route.path()

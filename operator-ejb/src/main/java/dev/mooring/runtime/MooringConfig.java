@@ -102,8 +102,17 @@ public class MooringConfig {
      * Defaults to Liberty's {@code https.port}, else 9443.
      */
     public int webhookPort() {
+        return webhookPort(config);
+    }
+
+    /**
+     * See {@link #webhookPort()}.
+     *
+     * @throws IllegalArgumentException naming the property when it is not a port
+     */
+    static int webhookPort(Config config) {
         String key = config.getOptionalValue("mooring.webhook.port", String.class).isPresent() ? "mooring.webhook.port" : "https.port";
-        String value = text(key, "9443");
+        String value = config.getOptionalValue(key, String.class).filter(text -> !text.isBlank()).orElse("9443");
         try {
             int port = Integer.parseInt(value.trim());
             if (port < 1 || port > 65535) {
