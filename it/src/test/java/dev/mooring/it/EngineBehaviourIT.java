@@ -183,6 +183,44 @@ class EngineBehaviourIT {
         assertEquals("STOPPED", status.state().name());
     }
 
+    /**
+     * A stop closes every controller's queue at once: while one controller drains a long pass, the
+     * others take no new work (and each drains for its own timeout from the same moment).
+     */
+    @Test
+    void onStopNoControllerTakesNewWorkWhileAnotherDrains() throws Exception {
+        AtomicBoolean started = new AtomicBoolean();
+        AtomicBoolean finished = new AtomicBoolean();
+        Reconciler<V1ConfigMap> draining = (resource, context) -> {
+            started.set(true);
+            Thread.sleep(3_000);
+            finished.set(true);
+            return Result.done();
+        };
+        AtomicInteger idlePasses = new AtomicInteger();
+        Reconciler<io.kubernetes.client.openapi.models.V1Secret> idle = (secret, context) -> {
+            idlePasses.incrementAndGet();
+            return Result.done();
+        };
+        Engine engine = new Engine(Testbed.client(), Testbed.client(), List.of(
+                new OperatorRuntime.Entry(Engine.definition("draining", V1ConfigMap.class, namespace, null, 1, List.of(), List.of()),
+                        draining),
+                new OperatorRuntime.Entry(Engine.definition("idle", io.kubernetes.client.openapi.models.V1Secret.class, namespace,
+                        null, 1, List.of(), List.of()), idle)));
+        engine.awaitReady();
+        create("long");
+        Eventually.await("the long pass started", TIMEOUT, started::get);
+        Thread stopper = new Thread(engine::close);
+        stopper.start();
+        Eventually.await("the draining controller stopping", TIMEOUT, () -> engine.runtime.statuses().stream()
+                .anyMatch(status -> status.name().equals("draining") && status.state().name().equals("STOPPED")));
+        core.createNamespacedSecret(namespace, new io.kubernetes.client.openapi.models.V1Secret()
+                .metadata(new V1ObjectMeta().name("late"))).execute();
+        stopper.join(30_000);
+        assertTrue(finished.get(), "the long pass drained within its shutdownTimeout");
+        assertEquals(0, idlePasses.get(), "a stopping controller took new work");
+    }
+
     private void create(String name) throws ApiException {
         core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name(name))
                 .data(Map.of("k", "v"))).execute();

@@ -467,19 +467,46 @@ public final class ControllerRunner<T extends KubernetesObject> {
      * timeout, then running passes are interrupted.
      */
     public void stop() {
-        ControllerState previous = state.getAndUpdate(s -> s == ControllerState.FAILED ? s : ControllerState.STOPPED);
-        if (previous != ControllerState.FAILED && previous != ControllerState.STOPPED) {
-            halt(definition.shutdownTimeout());
+        if (beginStop()) {
+            finishStop(System.nanoTime());
         }
+    }
+
+    /**
+     * First half of {@link #stop()}: the queue takes no new work (ready work stays to drain).
+     *
+     * @return true if this call stopped a running controller, so that {@link #finishStop} follows
+     */
+    public boolean beginStop() {
+        ControllerState previous = state.getAndUpdate(s -> s == ControllerState.FAILED ? s : ControllerState.STOPPED);
+        if (previous == ControllerState.FAILED || previous == ControllerState.STOPPED) {
+            return false;
+        }
+        queue.shutdown(definition.shutdownTimeout().isZero());
+        return true;
+    }
+
+    /**
+     * Second half of {@link #stop()}: ready work drains until {@code begin} plus the shutdown
+     * timeout, then running passes are interrupted.
+     *
+     * @param begin {@link System#nanoTime()} when the stop began
+     */
+    public void finishStop(long begin) {
+        halt(definition.shutdownTimeout(), begin);
     }
 
     private void halt(Duration drain) {
         queue.shutdown(drain.isZero());
+        halt(drain, System.nanoTime());
+    }
+
+    private void halt(Duration drain, long begin) {
         List<Future<?>> pending;
         synchronized (this) {
             pending = new ArrayList<>(workers);
         }
-        long end = System.nanoTime() + drain.toNanos();
+        long end = begin + drain.toNanos();
         for (Future<?> worker : pending) {
             try {
                 long left = end - System.nanoTime();

@@ -254,7 +254,12 @@ public final class OperatorRuntime {
         if (running != null) {
             running.cancel(true);
         }
-        runners.values().forEach(ControllerRunner::stop);
+        // every queue closes at once, then each controller drains for its own shutdownTimeout from
+        // this moment: the stop takes the longest timeout, not their sum, and no controller takes new
+        // work while another drains
+        long begin = System.nanoTime();
+        List<ControllerRunner<?>> stopped = runners.values().stream().filter(ControllerRunner::beginStop).toList();
+        stopped.forEach(runner -> runner.finishStop(begin));
         pool.stopAll();
     }
 
