@@ -186,6 +186,11 @@ class AdmissionDispatcherTest {
                 .replace("\"operation\"", "\"subResource\":\"status\",\"operation\"")));
         assertAnswer(400, "a CREATE request has an object and no oldObject", post(WIDGETS, review("CREATE", null, null)));
         assertAnswer(400, "a UPDATE request has an object and an oldObject", post(WIDGETS, review("UPDATE", widget("w", "a"), null)));
+        String deployment = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"}}";
+        assertAnswer(400, "a DELETE request has an oldObject and no object", post(DEPLOYMENTS, review("DELETE", deployment, deployment)
+                .replace("\"group\":\"example.com\",\"version\":\"v1\",\"kind\":\"Widget\"", "\"group\":\"apps\",\"version\":\"v1\",\"kind\":\"Deployment\"")
+                .replace("\"group\":\"example.com\",\"version\":\"v1\",\"resource\":\"widgets\"",
+                        "\"group\":\"apps\",\"version\":\"v1\",\"resource\":\"deployments\"")));
         assertAnswer(400, "request.operation 'PATCH' is not CREATE", post(WIDGETS, review("PATCH", widget("w", "a"), null)));
         assertAnswer(400, "request.object is 'v1' 'ConfigMap'", post(WIDGETS, review("CREATE",
                 "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\"}}", null)));
