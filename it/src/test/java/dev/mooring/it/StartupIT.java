@@ -1,6 +1,7 @@
 package dev.mooring.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.JsonObject;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class StartupIT {
 
     private static final String DEPLOYMENT = "startup";
+    private static final String ADMISSION = "startup-admission";
 
     @ArquillianResource
     private Deployer deployer;
@@ -27,6 +29,41 @@ class StartupIT {
     @Deployment(name = DEPLOYMENT, managed = false, testable = false)
     static EnterpriseArchive deployment() {
         return Ears.mooring();
+    }
+
+    @Deployment(name = ADMISSION, managed = false, testable = false)
+    static EnterpriseArchive admission() {
+        return Ears.withLibrary("startup-admission.ear", org.jboss.shrinkwrap.api.ShrinkWrap.create(
+                org.jboss.shrinkwrap.api.spec.JavaArchive.class, "pod-policy.jar")
+                .addClasses(dev.mooring.examples.admission.PodPolicy.class)
+                .addAsManifestResource(Ears.ANNOTATED_BEANS, "beans.xml"));
+    }
+
+    /** Admission with a declared cache is not ready while the API server is down, and becomes ready when it is back. */
+    @Test
+    void admissionWaitsForItsCachesWhileTheApiServerIsDown() throws Exception {
+        String port = Testbed.env().getProperty("TESTBED_PORT");
+        Testbed.stop();
+        try {
+            deployer.deploy(ADMISSION);
+            Http.Answer ready = Eventually.await("the certificate served, the cache waiting", Duration.ofSeconds(30),
+                    () -> Http.get("/health/ready"), answer -> answer.body().contains("waiting for discovery"));
+            assertEquals(503, ready.status(), ready.body());
+            JsonObject admission = ready.check("mooring-admission");
+            assertEquals("DOWN", admission.getString("status"));
+            assertTrue(admission.getJsonObject("data").getString("cache Namespace").startsWith("waiting for discovery"),
+                    ready.body());
+            assertEquals(200, Http.get("/health/live").status(), "an API server that is down is not a fatal failure");
+        } finally {
+            Testbed.restart(port);
+        }
+        try {
+            Http.Answer ready = Eventually.await("admission ready after the API server is back", Duration.ofSeconds(90),
+                    () -> Http.get("/health/ready"), answer -> answer.status() == 200);
+            assertEquals("UP", ready.check("mooring-admission").getString("status"));
+        } finally {
+            deployer.undeploy(ADMISSION);
+        }
     }
 
     @Test

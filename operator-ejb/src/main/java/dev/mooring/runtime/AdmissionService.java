@@ -95,6 +95,9 @@ public class AdmissionService {
     private final Map<Class<?>, Object> beans = new HashMap<>();
     private final Map<Class<?>, Map<Class<?>, Informer<?>>> caches = new LinkedHashMap<>();
     private final List<String> problems = new CopyOnWriteArrayList<>();
+    private final Map<Class<?>, String> pendingCaches = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile java.util.concurrent.Future<?> cacheStartup;
+    private volatile boolean stopped;
     private volatile AdmissionDispatcher dispatcher;
     private volatile Jsonb jsonb;
     private volatile InformerPool pool;
@@ -134,12 +137,18 @@ public class AdmissionService {
         startCaches(policies);
     }
 
+    /**
+     * Starts the declared caches on a managed thread: discovery of each kind is retried with
+     * backoff while the API server cannot answer (admission is not ready meanwhile); a kind the
+     * server refuses or does not serve is a lasting problem, shown in readiness.
+     */
     private void startCaches(List<AdmissionExtension.Policy> policies) {
         if (policies.stream().allMatch(policy -> policy.cached().isEmpty())) {
             return;
         }
+        KubernetesConnection kubernetes;
         try {
-            KubernetesConnection kubernetes = connection.get();
+            kubernetes = connection.get();
             types(kubernetes);
             pool = new InformerPool(kubernetes.requests(), kubernetes.watches(), config.retry().maxDelay());
         } catch (RuntimeException e) {
@@ -148,17 +157,49 @@ public class AdmissionService {
             return;
         }
         for (AdmissionExtension.Policy policy : policies) {
-            Map<Class<?>, Informer<?>> byKind = new LinkedHashMap<>();
+            Map<Class<?>, Informer<?>> byKind = new java.util.concurrent.ConcurrentHashMap<>();
             caches.put(policy.bean().getBeanClass(), byKind);
-            for (Class<? extends KubernetesObject> kind : policy.cached()) {
-                try {
-                    Informer<?> informer = pool.acquire(types.resolve(kind), null, null, CACHE_RESYNC);
-                    byKind.put(kind, informer);
-                    pool.start(informer, executor, scheduler);
-                } catch (RuntimeException e) {
+            policy.cached().forEach(kind -> pendingCaches.put(kind, "waiting for discovery"));
+        }
+        cacheStartup = executor.submit(() -> {
+            for (AdmissionExtension.Policy policy : policies) {
+                for (Class<? extends KubernetesObject> kind : policy.cached()) {
+                    startCache(caches.get(policy.bean().getBeanClass()), kind);
+                }
+            }
+        });
+    }
+
+    private void startCache(Map<Class<?>, Informer<?>> byKind, Class<? extends KubernetesObject> kind) {
+        Duration backoff = Duration.ofMillis(500);
+        while (!stopped) {
+            try {
+                Informer<?> informer = pool.acquire(types.resolve(kind), null, null, CACHE_RESYNC);
+                byKind.put(kind, informer);
+                pool.start(informer, executor, scheduler);
+                pendingCaches.remove(kind);
+                return;
+            } catch (dev.mooring.api.client.KubernetesException e) {
+                if (!Informer.isTransient(e)) {
+                    pendingCaches.remove(kind);
                     problems.add("admission cache of " + kind.getSimpleName() + ": " + e.getMessage());
                     LOG.log(Level.SEVERE, "The admission cache of " + kind.getSimpleName() + " cannot start: " + e.getMessage(), e);
+                    return;
                 }
+                pendingCaches.put(kind, "waiting for discovery: " + e.getMessage());
+                try {
+                    Thread.sleep(backoff.toMillis());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                backoff = backoff.multipliedBy(2).compareTo(config.retry().maxDelay()) > 0 ? config.retry().maxDelay()
+                        : backoff.multipliedBy(2);
+            } catch (RuntimeException e) {
+                pendingCaches.remove(kind);
+                problems.add("admission cache of " + kind.getSimpleName() + ": " + e.getMessage());
+                LOG.log(Level.SEVERE, "The admission cache of " + kind.getSimpleName() + " cannot start: " + e.getMessage(), e);
+                return;
             }
         }
     }
@@ -228,6 +269,10 @@ public class AdmissionService {
         } else {
             details.put("tls", installed.getSubjectX500Principal() + " on port " + config.webhookPort());
         }
+        for (Map.Entry<Class<?>, String> pending : pendingCaches.entrySet()) {
+            serving = false;
+            details.put("cache " + dev.mooring.runtime.internal.ModelKind.of(pending.getKey()).kind(), pending.getValue());
+        }
         for (Map<Class<?>, Informer<?>> byKind : caches.values()) {
             for (Informer<?> informer : byKind.values()) {
                 if (informer.failure().isPresent()) {
@@ -255,6 +300,11 @@ public class AdmissionService {
 
     @PreDestroy
     void stop() {
+        stopped = true;
+        java.util.concurrent.Future<?> starting = cacheStartup;
+        if (starting != null) {
+            starting.cancel(true);
+        }
         InformerPool running = pool;
         if (running != null) {
             running.stopAll();
@@ -285,6 +335,10 @@ public class AdmissionService {
         @SuppressWarnings("unchecked")
         public <K extends KubernetesObject> Cache<K> cached(Class<?> beanClass, Class<K> kind) {
             Informer<?> informer = caches.getOrDefault(beanClass, Map.of()).get(kind);
+            String pending = pendingCaches.get(kind);
+            if (informer == null && pending != null) {
+                throw new IllegalStateException("The admission cache of " + kind.getSimpleName() + " has not started: " + pending);
+            }
             if (informer == null) {
                 throw new IllegalArgumentException(beanClass.getSimpleName() + " reads " + kind.getSimpleName()
                         + " from a cache it did not declare: add it to @AdmissionCache on the bean");
