@@ -29,21 +29,32 @@ import javax.net.ssl.X509TrustManager;
  * PKCS#12 key store at the location of Liberty's default key store, which Liberty polls and
  * reloads (server.xml: {@code updateTrigger="polled"}). Whether the HTTPS port serves the
  * certificate is then checked from outside, with a TLS handshake.
- *
- * @param certificate the PEM certificate chain ({@code tls.crt})
- * @param key the PEM private key ({@code tls.key})
- * @param keyStore the PKCS#12 file Liberty's default key store reads
- * @param password the key store's password, as configured for Liberty
  */
-public record WebhookTls(Path certificate, Path key, Path keyStore, char[] password) {
+public final class WebhookTls {
 
     private static final String ALIAS = "mooring-webhook";
 
-    public WebhookTls {
-        Objects.requireNonNull(certificate, "certificate");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(keyStore, "keyStore");
-        password = password.clone();
+    private final Path certificate;
+    private final Path key;
+    private final Path keyStore;
+    private final char[] password;
+
+    /**
+     * @param certificate the PEM certificate chain ({@code tls.crt})
+     * @param key the PEM private key ({@code tls.key})
+     * @param keyStore the PKCS#12 file Liberty's default key store reads
+     * @param password the key store's password, as configured for Liberty (copied)
+     */
+    public WebhookTls(Path certificate, Path key, Path keyStore, char[] password) {
+        this.certificate = Objects.requireNonNull(certificate, "certificate");
+        this.key = Objects.requireNonNull(key, "key");
+        this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
+        this.password = password.clone();
+    }
+
+    /** The PEM certificate file. */
+    public Path certificate() {
+        return certificate;
     }
 
     /** The PEM files' content, to notice a rotation. */
