@@ -9,6 +9,7 @@ import dev.mooring.runtime.admission.WebhookTls;
 import dev.mooring.runtime.internal.Informer;
 import dev.mooring.runtime.internal.InformerPool;
 import dev.mooring.runtime.internal.LiveResourceClient;
+import dev.mooring.runtime.internal.ResourceType;
 import dev.mooring.runtime.internal.ResourceTypes;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.annotation.PostConstruct;
@@ -171,36 +172,21 @@ public class AdmissionService {
     }
 
     private void startCache(Map<Class<?>, Informer<?>> byKind, Class<? extends KubernetesObject> kind) {
-        Duration backoff = Duration.ofMillis(500);
-        while (!stopped) {
-            try {
-                Informer<?> informer = pool.acquire(types.resolve(kind), null, null, CACHE_RESYNC);
+        try {
+            ResourceType<?> type = types.resolveRetrying(kind, () -> !stopped, null, config.retry().maxDelay(),
+                    (e, backoff) -> pendingCaches.put(kind, "waiting for discovery: " + e.getMessage()));
+            if (type != null) {
+                Informer<?> informer = pool.acquire(type, null, null, CACHE_RESYNC);
                 byKind.put(kind, informer);
                 pool.start(informer, executor, scheduler);
-                pendingCaches.remove(kind);
-                return;
-            } catch (dev.mooring.api.client.KubernetesException e) {
-                if (!Informer.isTransient(e)) {
-                    pendingCaches.remove(kind);
-                    problems.add("admission cache of " + kind.getSimpleName() + ": " + e.getMessage());
-                    LOG.log(Level.SEVERE, "The admission cache of " + kind.getSimpleName() + " cannot start: " + e.getMessage(), e);
-                    return;
-                }
-                pendingCaches.put(kind, "waiting for discovery: " + e.getMessage());
-                try {
-                    Thread.sleep(backoff.toMillis());
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                backoff = backoff.multipliedBy(2).compareTo(config.retry().maxDelay()) > 0 ? config.retry().maxDelay()
-                        : backoff.multipliedBy(2);
-            } catch (RuntimeException e) {
-                pendingCaches.remove(kind);
-                problems.add("admission cache of " + kind.getSimpleName() + ": " + e.getMessage());
-                LOG.log(Level.SEVERE, "The admission cache of " + kind.getSimpleName() + " cannot start: " + e.getMessage(), e);
-                return;
             }
+            pendingCaches.remove(kind);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            pendingCaches.remove(kind);
+            problems.add("admission cache of " + kind.getSimpleName() + ": " + e.getMessage());
+            LOG.log(Level.SEVERE, "The admission cache of " + kind.getSimpleName() + " cannot start: " + e.getMessage(), e);
         }
     }
 

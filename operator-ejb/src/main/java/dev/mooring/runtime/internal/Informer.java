@@ -356,7 +356,7 @@ public final class Informer<T extends KubernetesObject> {
 
     /** Failures a later attempt may not see: no answer at all, 429 Too Many Requests, or 5xx. */
     /** True for failures worth retrying: no answer, 429 and 5xx. */
-    public static boolean isTransient(KubernetesException e) {
+    static boolean isTransient(KubernetesException e) {
         return e.code() == 0 || e.code() == 429 || e.code() >= 500;
     }
 

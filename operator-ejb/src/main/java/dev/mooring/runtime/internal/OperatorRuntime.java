@@ -2,7 +2,6 @@ package dev.mooring.runtime.internal;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
-import dev.mooring.api.client.KubernetesException;
 import dev.mooring.api.queue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
@@ -173,21 +172,9 @@ public final class OperatorRuntime {
      */
     private <T extends KubernetesObject> ResourceType<T> resolve(Class<T> kind, ControllerRunner<?> runner, long deadline)
             throws InterruptedException {
-        Duration backoff = Duration.ofMillis(500);
-        while (!stopping.get() && runner.state() == ControllerState.STARTING) {
-            try {
-                return types.resolve(kind);
-            } catch (KubernetesException e) {
-                if (!Informer.isTransient(e) || System.nanoTime() + backoff.toNanos() > deadline) {
-                    throw e;
-                }
-                LOG.log(Level.WARNING, "Discovery of {0} for controller {1} failed, retrying in {2} s: {3}",
-                        new Object[] {kind.getSimpleName(), runner.name(), backoff.toMillis() / 1000.0, e.getMessage()});
-                Thread.sleep(backoff.toMillis());
-                backoff = backoff.multipliedBy(2);
-            }
-        }
-        return null;
+        return types.resolveRetrying(kind, () -> !stopping.get() && runner.state() == ControllerState.STARTING, deadline, null,
+                (e, backoff) -> LOG.log(Level.WARNING, "Discovery of {0} for controller {1} failed, retrying in {2} s: {3}",
+                        new Object[] {kind.getSimpleName(), runner.name(), backoff.toMillis() / 1000.0, e.getMessage()}));
     }
 
     private void awaitSynced(ControllerRunner<?> runner, List<Informer<?>> informers, long deadline)

@@ -4,11 +4,14 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
 import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * Resolves model classes to the kinds the API server serves, through discovery: the core group
@@ -40,6 +43,37 @@ public final class ResourceTypes {
         ResourceType<T> type = discover(modelClass);
         resolved.put(modelClass, type);
         return type;
+    }
+
+    /**
+     * {@link #resolve}, retried while the API server cannot answer (no answer, 429, 5xx): after
+     * 500 ms, doubling up to {@code maxBackoff}, as long as {@code keepTrying} holds and the next
+     * attempt starts before the deadline. Authorization failures and an unserved kind fail at once.
+     *
+     * @param deadline a {@link System#nanoTime()} value; {@code null} for none
+     * @param maxBackoff the longest pause between attempts; {@code null} for no cap
+     * @param onRetry told of each transient failure and the pause before the next attempt
+     * @return the kind, or null once {@code keepTrying} is false
+     * @throws KubernetesException a failure that is not transient, or a transient one at the deadline
+     */
+    public <T extends KubernetesObject> ResourceType<T> resolveRetrying(Class<T> modelClass, BooleanSupplier keepTrying,
+            Long deadline, Duration maxBackoff, BiConsumer<KubernetesException, Duration> onRetry)
+            throws InterruptedException {
+        Duration backoff = Duration.ofMillis(500);
+        while (keepTrying.getAsBoolean()) {
+            try {
+                return resolve(modelClass);
+            } catch (KubernetesException e) {
+                if (!Informer.isTransient(e) || deadline != null && deadline - System.nanoTime() < backoff.toNanos()) {
+                    throw e;
+                }
+                onRetry.accept(e, backoff);
+                Thread.sleep(backoff.toMillis());
+                Duration doubled = backoff.multipliedBy(2);
+                backoff = maxBackoff != null && doubled.compareTo(maxBackoff) > 0 ? maxBackoff : doubled;
+            }
+        }
+        return null;
     }
 
     private <T extends KubernetesObject> ResourceType<T> discover(Class<T> modelClass) {
