@@ -220,8 +220,8 @@ public class OperatorManager {
 
     /** The bean type {@code Reconciler<T>} or {@code Staged<T>} to look the bean up with. */
     private static Type contractType(Bean<?> bean) {
-        ParameterizedType reconciler = ReconcilerExtension.typed(bean.getTypes(), Reconciler.class);
-        return reconciler != null ? reconciler : ReconcilerExtension.typed(bean.getTypes(), dev.mooring.api.Staged.class);
+        ParameterizedType reconciler = dev.mooring.runtime.internal.ControllerOptions.typed(bean.getTypes(), Reconciler.class);
+        return reconciler != null ? reconciler : dev.mooring.runtime.internal.ControllerOptions.typed(bean.getTypes(), dev.mooring.api.Staged.class);
     }
 
     @PreDestroy

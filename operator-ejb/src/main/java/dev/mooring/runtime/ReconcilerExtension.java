@@ -14,7 +14,6 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,7 +54,7 @@ public class ReconcilerExtension implements Extension {
     <T> void onBean(@Observes ProcessManagedBean<T> event) {
         Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
         Controller options = event.getAnnotatedBeanClass().getAnnotation(Controller.class);
-        Class<? extends KubernetesObject> kind = reconciledKind(event.getBean().getTypes());
+        Class<? extends KubernetesObject> kind = ControllerOptions.reconciledKind(event.getBean().getTypes());
         List<Method> watchMethods = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : event.getAnnotatedBeanClass().getMethods()) {
             if (method.isAnnotationPresent(Watch.class)) {
@@ -69,8 +68,8 @@ public class ReconcilerExtension implements Extension {
             }
             return;
         }
-        boolean reconciles = typed(event.getBean().getTypes(), Reconciler.class) != null;
-        boolean staged = typed(event.getBean().getTypes(), dev.mooring.api.Staged.class) != null;
+        boolean reconciles = ControllerOptions.typed(event.getBean().getTypes(), Reconciler.class) != null;
+        boolean staged = ControllerOptions.typed(event.getBean().getTypes(), dev.mooring.api.Staged.class) != null;
         if (options == null) {
             event.addDefinitionError(new IllegalStateException("Reconciler bean " + beanClass.getName()
                     + " must be annotated @" + Controller.class.getName() + " to run as a controller"));
@@ -103,7 +102,7 @@ public class ReconcilerExtension implements Extension {
                 ControllerDefinition definition = ControllerOptions.resolve(candidate.beanClass(), candidate.options(),
                         candidate.kind(), cleans, key -> config.getOptionalValue(key, String.class));
                 candidate.watchMethods().forEach(ControllerOptions::watchedKind);
-                dev.mooring.runtime.internal.StagePlan plan = typed(candidate.bean().getTypes(), dev.mooring.api.Staged.class) == null
+                dev.mooring.runtime.internal.StagePlan plan = ControllerOptions.typed(candidate.bean().getTypes(), dev.mooring.api.Staged.class) == null
                         ? null : dev.mooring.runtime.internal.StagePlan.of(candidate.beanClass(), candidate.kind());
                 Class<?> clash = names.putIfAbsent(definition.name(), candidate.beanClass());
                 if (clash != null) {
@@ -123,27 +122,5 @@ public class ReconcilerExtension implements Extension {
     /** The validated controllers of this deployment, in discovery order. */
     public List<Discovered> discovered() {
         return List.copyOf(discovered);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Class<? extends KubernetesObject> reconciledKind(Iterable<Type> beanTypes) {
-        for (Class<?> contract : List.of(Reconciler.class, dev.mooring.api.Staged.class)) {
-            ParameterizedType parameterized = typed(beanTypes, contract);
-            if (parameterized != null && parameterized.getActualTypeArguments()[0] instanceof Class<?> kind
-                    && KubernetesObject.class.isAssignableFrom(kind)) {
-                return (Class<? extends KubernetesObject>) kind;
-            }
-        }
-        return null;
-    }
-
-    /** The bean type {@code contract<...>}, if the bean has it. */
-    static ParameterizedType typed(Iterable<Type> beanTypes, Class<?> contract) {
-        for (Type type : beanTypes) {
-            if (type instanceof ParameterizedType parameterized && parameterized.getRawType() == contract) {
-                return parameterized;
-            }
-        }
-        return null;
     }
 }

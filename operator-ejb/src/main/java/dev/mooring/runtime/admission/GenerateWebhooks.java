@@ -1,15 +1,11 @@
 package dev.mooring.runtime.admission;
 
 import dev.mooring.api.Controller;
-import dev.mooring.api.Reconciler;
-import dev.mooring.api.Staged;
 import dev.mooring.runtime.internal.ControllerDefinition;
 import dev.mooring.runtime.internal.ControllerOptions;
 import io.kubernetes.client.common.KubernetesObject;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,7 +89,7 @@ public final class GenerateWebhooks {
         List<WebhookConfigurations.ControllerScope> controllers = new ArrayList<>();
         for (Class<?> type : classes) {
             Controller controller = type.getAnnotation(Controller.class);
-            Class<? extends KubernetesObject> kind = reconciledKind(type);
+            Class<? extends KubernetesObject> kind = ControllerOptions.reconciledKind(java.util.Arrays.asList(type.getGenericInterfaces()));
             if (controller != null && kind != null) {
                 ControllerDefinition definition = ControllerOptions.resolve(type, controller, kind, key -> Optional.empty())
                         .withNamespace(namespace);
@@ -103,18 +99,6 @@ public final class GenerateWebhooks {
         WebhookConfigurations.Target target = new WebhookConfigurations.Target(name, service, namespace, port,
                 Files.readAllBytes(Path.of(ca)));
         return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace, target));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Class<? extends KubernetesObject> reconciledKind(Class<?> type) {
-        for (Type contract : type.getGenericInterfaces()) {
-            if (contract instanceof ParameterizedType parameterized
-                    && (parameterized.getRawType() == Reconciler.class || parameterized.getRawType() == Staged.class)
-                    && parameterized.getActualTypeArguments()[0] instanceof Class<?> kind) {
-                return (Class<? extends KubernetesObject>) kind;
-            }
-        }
-        return null;
     }
 
     private static String value(List<String> args, int index, String option) {

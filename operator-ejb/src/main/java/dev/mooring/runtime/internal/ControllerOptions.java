@@ -200,4 +200,30 @@ public final class ControllerOptions {
         }
         return element == ObjectKey.class;
     }
+
+    /**
+     * The kind {@code T} of a {@code Reconciler<T>} or {@code Staged<T>} among a bean's types
+     * (or a class's generic interfaces); null when there is none with a concrete model class.
+     */
+    @SuppressWarnings("unchecked")
+    public static Class<? extends KubernetesObject> reconciledKind(Iterable<Type> types) {
+        for (Class<?> contract : List.of(dev.mooring.api.Reconciler.class, dev.mooring.api.Staged.class)) {
+            ParameterizedType parameterized = typed(types, contract);
+            if (parameterized != null && parameterized.getActualTypeArguments()[0] instanceof Class<?> kind
+                    && KubernetesObject.class.isAssignableFrom(kind)) {
+                return (Class<? extends KubernetesObject>) kind;
+            }
+        }
+        return null;
+    }
+
+    /** The type {@code contract<...>} among {@code types}, or null. */
+    public static ParameterizedType typed(Iterable<Type> types, Class<?> contract) {
+        for (Type type : types) {
+            if (type instanceof ParameterizedType parameterized && parameterized.getRawType() == contract) {
+                return parameterized;
+            }
+        }
+        return null;
+    }
 }
