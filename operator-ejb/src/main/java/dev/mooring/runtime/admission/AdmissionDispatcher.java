@@ -213,13 +213,11 @@ public final class AdmissionDispatcher {
             call.cancel(true);
             LOG.warning(() -> "Admission method " + route.describe() + " did not answer " + request + " within "
                     + route.timeoutSeconds() + " s");
-            return new Answer(504, Json.createObjectBuilder().add("message", "Admission webhook timed out")
-                    .add("uid", request.uid()).build().toString());
+            return message(504, "Admission webhook timed out", request.uid());
         } catch (InterruptedException e) {
             call.cancel(true);
             Thread.currentThread().interrupt();
-            return new Answer(503, Json.createObjectBuilder().add("message", "The server is stopping")
-                    .add("uid", request.uid()).build().toString());
+            return message(503, "The server is stopping", request.uid());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof AdmissionDenied denied) {
                 return denial(request, denied.code(), denied.reason(), denied.getMessage());
@@ -397,16 +395,20 @@ public final class AdmissionDispatcher {
     }
 
     private static Refused invalid(String uid, String why) {
-        JsonObjectBuilder body = Json.createObjectBuilder().add("message", "Invalid or mismatched " + API_VERSION
-                + " AdmissionReview: " + why);
-        if (uid != null) {
-            body.add("uid", uid);
-        }
-        return new Refused(new Answer(400, body.build().toString()));
+        return new Refused(message(400, "Invalid or mismatched " + API_VERSION + " AdmissionReview: " + why, uid));
     }
 
     private static Answer message(int status, String message) {
-        return new Answer(status, Json.createObjectBuilder().add("message", message).build().toString());
+        return message(status, message, null);
+    }
+
+    /** An error answer: the message, and the request's uid when it was readable. */
+    private static Answer message(int status, String message, String uid) {
+        JsonObjectBuilder body = Json.createObjectBuilder().add("message", message);
+        if (uid != null) {
+            body.add("uid", uid);
+        }
+        return new Answer(status, body.build().toString());
     }
 
     /** The stream's bytes, or null when there are more than {@code limit}. */
