@@ -115,6 +115,8 @@ public class RuntimeMetrics implements PassObserver {
         java.util.Map<String, java.util.concurrent.atomic.AtomicLong> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
         java.util.Map<String, Timer> latency = new java.util.concurrent.ConcurrentHashMap<>();
         java.util.Map<String, Counter> denials = new java.util.concurrent.ConcurrentHashMap<>();
+        // by "path code": codes are known only when answered, registered once each
+        java.util.Map<String, Counter> requests = new java.util.concurrent.ConcurrentHashMap<>();
         for (dev.mooring.runtime.admission.AdmissionRoute route : routes) {
             Tag webhook = new Tag("webhook", route.path());
             java.util.concurrent.atomic.AtomicLong running = new java.util.concurrent.atomic.AtomicLong();
@@ -136,8 +138,9 @@ public class RuntimeMetrics implements PassObserver {
             public void answered(dev.mooring.runtime.admission.AdmissionRoute route, int status, boolean denied, Duration duration) {
                 inFlight.get(route.path()).decrementAndGet();
                 latency.get(route.path()).update(duration);
-                registry.counter(meta("controller_runtime_webhook_requests_total", "Admission requests by HTTP status code"),
-                        new Tag("webhook", route.path()), new Tag("code", String.valueOf(status))).inc();
+                requests.computeIfAbsent(route.path() + " " + status, key -> registry.counter(meta(
+                        "controller_runtime_webhook_requests_total", "Admission requests by HTTP status code"),
+                        new Tag("webhook", route.path()), new Tag("code", String.valueOf(status)))).inc();
                 if (denied) {
                     denials.get(route.path()).inc();
                 }
