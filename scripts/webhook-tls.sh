@@ -13,16 +13,8 @@ set -euo pipefail
 [ $# -eq 3 ] || [ $# -eq 5 ] || { sed -n '2,10p' "$0" >&2; exit 2; }
 out=$1 service=$2 namespace=$3
 mkdir -p "$out"
-if [ $# -eq 5 ]; then
-    ca_crt=$4 ca_key=$5
-    [ -f "$out/ca.crt" ] || cp "$ca_crt" "$out/ca.crt"
-else
-    ca_crt=$out/ca.crt ca_key=$out/ca.key
-    if [ ! -f "$ca_crt" ]; then
-        openssl req -x509 -newkey rsa:2048 -nodes -keyout "$ca_key" -out "$ca_crt" -days 3650 \
-            -subj "/CN=mooring-webhook-ca" 2>/dev/null
-    fi
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/ca.sh"
+use_ca "$out" mooring-webhook-ca "${@:4}"
 if [ ! -f "$out/tls.crt" ]; then
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT

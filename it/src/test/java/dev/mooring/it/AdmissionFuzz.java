@@ -105,16 +105,38 @@ final class AdmissionFuzz {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** An HTTP client that trusts the testbed's CA (the webhook certificate's issuer). */
+    /** An HTTP client that trusts the testbed's CA (the webhook certificate's issuer) and presents the API server's webhook client certificate. */
     static HttpClient client() throws Exception {
+        return client(Path.of(System.getProperty("mooring.it.webhook.client")));
+    }
+
+    /**
+     * An HTTP client that trusts the testbed's CA and presents the client certificate
+     * {@code client.crt}/{@code client.key} of {@code identity}, or none when it is null.
+     */
+    static HttpClient client(Path identity) throws Exception {
         KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
         trust.load(null, null);
         byte[] ca = Files.readAllBytes(Path.of(Testbed.env().getProperty("TESTBED_CA_FILE")));
         trust.setCertificateEntry("testbed", CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(ca)));
         TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         factory.init(trust);
+        javax.net.ssl.KeyManager[] keys = null;
+        if (identity != null) {
+            KeyStore own = KeyStore.getInstance("PKCS12");
+            own.load(null, null);
+            java.security.cert.Certificate certificate = CertificateFactory.getInstance("X.509")
+                    .generateCertificate(Files.newInputStream(identity.resolve("client.crt")));
+            String pem = Files.readString(identity.resolve("client.key")).replaceAll("-----[A-Z ]+-----|\\s", "");
+            java.security.PrivateKey key = java.security.KeyFactory.getInstance("RSA")
+                    .generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(java.util.Base64.getDecoder().decode(pem)));
+            own.setKeyEntry("client", key, new char[0], new java.security.cert.Certificate[] {certificate});
+            javax.net.ssl.KeyManagerFactory keyFactory = javax.net.ssl.KeyManagerFactory.getInstance("PKIX");
+            keyFactory.init(own, new char[0]);
+            keys = keyFactory.getKeyManagers();
+        }
         SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, factory.getTrustManagers(), null);
+        context.init(keys, factory.getTrustManagers(), null);
         return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(5))
                 .version(HttpClient.Version.HTTP_1_1).build();
     }

@@ -237,8 +237,7 @@ class AdmissionIT {
     void aRenewedCertificateIsServedWithoutARestart() throws Exception {
         Path files = Path.of(System.getProperty("mooring.it.testbed"), "webhook-tls");
         int port = Integer.parseInt(System.getProperty("mooring.it.https.port"));
-        java.security.cert.X509Certificate before = dev.mooring.runtime.admission.WebhookTls.served("127.0.0.1", port,
-                Duration.ofSeconds(5));
+        java.security.cert.X509Certificate before = served(port);
         Path renewed = Files.createTempDirectory("renewed-tls");
         Path script = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().getParent().getParent()
                 .resolve("scripts/webhook-tls.sh");
@@ -257,7 +256,7 @@ class AdmissionIT {
                 .getInstance("X.509").generateCertificate(Files.newInputStream(files.resolve("tls.crt")));
         assertTrue(!expected.equals(before), "the renewed certificate is a new one");
         Eventually.await("the renewed certificate served", TIMEOUT,
-                () -> expected.equals(dev.mooring.runtime.admission.WebhookTls.served("127.0.0.1", port, Duration.ofSeconds(5))));
+                () -> expected.equals(served(port)));
         KubernetesException denied = assertThrows(KubernetesException.class, () -> createDatabase("renewed", "postgres", 0));
         assertEquals(422, denied.code(), denied.getMessage());
     }
@@ -332,12 +331,181 @@ class AdmissionIT {
         assertTrue(denied.body().contains("\"allowed\":false") && denied.body().contains("\"code\":422"), denied.body());
         KubernetesException viaApiServer = assertThrows(KubernetesException.class, () -> createDatabase("after-fuzz", "postgres", 0));
         assertEquals(422, viaApiServer.code());
-        // plain HTTP never serves admission
-        var plain = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                "http://127.0.0.1:" + System.getProperty("mooring.it.http.port") + uri.getPath()))
-                .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(review(5))).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertEquals(403, plain.statusCode(), plain.body());
+        // plain HTTP never serves admission, whatever the method
+        for (String method : List.of("POST", "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH")) {
+            var plain = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                    "http://127.0.0.1:" + System.getProperty("mooring.it.http.port") + uri.getPath()))
+                    .header("Content-Type", "application/json").method(method, java.net.http.HttpRequest.BodyPublishers.ofString(
+                            method.equals("POST") ? review(5) : "")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(403, plain.statusCode(), method + ": " + plain.body());
+            assertTrue(plain.headers().firstValue("Allow").isEmpty(), method + " lists no methods: " + plain.headers());
+        }
+    }
+
+    /**
+     * Bodies that end inside a member Mooring ignores spun a thread forever (Parsson's skip loop):
+     * these, every prefix of realistic reviews, unbalanced and deeply nested documents are each a
+     * 400; afterwards no thread of the server is busy, and valid reviews are answered at once.
+     */
+    @Test
+    void truncatedAndUnbalancedBodiesAre400AndLeaveNoThreadBusy() throws Exception {
+        java.net.http.HttpClient client = AdmissionFuzz.client();
+        java.net.URI uri = java.net.URI.create("https://127.0.0.1:" + System.getProperty("mooring.it.https.port")
+                + "/validate/db/example/org/v1/databases/check-change");
+        List<String> bodies = new java.util.ArrayList<>(List.of("{\"x\":[", "{\"request\":{\"x\":{", "{\"request\":{\"options\":{\"a\":[",
+                "{\"x\":{\"a\":1,", "{\"request\":]", review(5) + "}", "]" + review(5), "{\"request\":" + "[".repeat(100_000),
+                "{\"request\":" + "{\"a\":".repeat(50_000)));
+        for (String review : List.of(realistic(5), realistic(0))) {
+            for (int end = 0; end < review.length(); end++) {
+                bodies.add(review.substring(0, end));
+            }
+        }
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<String>> answers = new java.util.ArrayList<>();
+            for (String body : bodies) {
+                answers.add(pool.submit(() -> {
+                    var answer = AdmissionFuzz.send(client, uri, new AdmissionFuzz.Case("truncated", "POST", "application/json",
+                            body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    return answer.statusCode() == 400 ? null : body + " -> " + answer.statusCode() + " " + answer.body();
+                }));
+            }
+            for (var answer : answers) {
+                String problem = answer.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(null, problem);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // a spinning thread would take a whole core: the server idles at a small fraction of one
+        ProcessHandle liberty = LibertyPid.of("mooring-it-" + System.getProperty("mooring.it.http.port"));
+        Duration before = liberty.info().totalCpuDuration().orElseThrow();
+        Thread.sleep(5000);
+        Duration used = liberty.info().totalCpuDuration().orElseThrow().minus(before);
+        assertTrue(used.compareTo(Duration.ofMillis(2500)) < 0, "the server used " + used + " of CPU in 5 s of idling");
+        var valid = AdmissionFuzz.send(client, uri, new AdmissionFuzz.Case("valid", "POST", "application/json",
+                realistic(0).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertTrue(valid.body().contains("\"allowed\":false") && valid.body().contains("\"code\":422"), valid.body());
+        KubernetesException viaApiServer = assertThrows(KubernetesException.class, () -> createDatabase("after-truncated", "postgres", 0));
+        assertEquals(422, viaApiServer.code());
+    }
+
+    /**
+     * A review's namespace and name never steer the operator's credentials: the traversal forms
+     * are refused at the envelope, the client refuses them or encodes them, no request for the
+     * Secret leaves (the API server's audit log), and no value of it reaches the log.
+     */
+    @Test
+    void reviewNamesCannotSteerTheOperatorsRequests() throws Exception {
+        String vault = Testbed.createNamespace(new io.kubernetes.client.openapi.apis.CoreV1Api(Testbed.client()), "vault");
+        String marker = "LEAK-" + java.util.UUID.randomUUID();
+        String encodedMarker = java.util.Base64.getEncoder().encodeToString(marker.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        http.send("POST", "/api/v1/namespaces/" + vault + "/secrets", Map.of(), "{\"metadata\":{\"name\":\"leaky\"},"
+                + "\"data\":{\"password\":\"" + encodedMarker + "\"}}", "application/json");
+        http.send("POST", "/api/v1/namespaces/" + vault + "/configmaps", Map.of(), "{\"metadata\":{\"name\":\"a\"}}",
+                "application/json");
+        java.net.http.HttpClient client = AdmissionFuzz.client();
+        String path = AdmissionRoutes.of(List.of(DeploymentPolicy.class)).stream()
+                .filter(route -> route.method().getName().equals("defaultTeam")).findFirst().orElseThrow().path();
+        java.net.URI uri = java.net.URI.create("https://127.0.0.1:" + System.getProperty("mooring.it.https.port") + path);
+        for (String steering : List.of("../../../api/v1/namespaces/" + vault + "/secrets/leaky", "..", "%2e%2e",
+                "..%2f..%2fapi%2fv1%2fnamespaces%2f" + vault + "%2fsecrets%2fleaky", vault + "/secrets/leaky", "a?b", "a#b")) {
+            var answer = AdmissionFuzz.send(client, uri, new AdmissionFuzz.Case("traversal", "POST", "application/json",
+                    deploymentReview(steering).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            assertEquals(400, answer.statusCode(), steering + ": " + answer.body());
+            assertTrue(answer.body().contains("request.namespace"), answer.body());
+        }
+        // the live client: refused before any request, or encoded into one segment
+        var live = new dev.mooring.runtime.internal.LiveResourceClient(http, new dev.mooring.runtime.internal.ResourceTypes(http), null);
+        for (String steering : List.of("../../../api/v1/namespaces/" + vault + "/secrets/leaky", "..", "%2e%2e", "a/b")) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> live.get(io.kubernetes.client.openapi.models.V1Namespace.class, null, steering));
+            assertTrue(refused.getMessage().startsWith("name "), refused.getMessage());
+            assertThrows(IllegalArgumentException.class,
+                    () -> live.get(io.kubernetes.client.openapi.models.V1ConfigMap.class, steering, "a"));
+        }
+        for (String query : List.of("a?watch=true", "a#fragment", "a?b")) {
+            assertTrue(live.get(io.kubernetes.client.openapi.models.V1ConfigMap.class, vault, query).isEmpty(),
+                    query + " is a name, not ConfigMap a with a query or fragment");
+        }
+        // an object that does not fit its model: the answer and the log name the problem, not the values
+        var undecodable = AdmissionFuzz.send(client, java.net.URI.create("https://127.0.0.1:" + System.getProperty("mooring.it.https.port")
+                + "/validate/db/example/org/v1/databases/check-change"), new AdmissionFuzz.Case("undecodable", "POST",
+                "application/json", review(5).replace("\"storageGb\":5", "\"storageGb\":\"" + marker + "\"")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertTrue(undecodable.body().contains("\"code\":422"), undecodable.body());
+        assertTrue(!undecodable.body().contains(marker), undecodable.body());
+        // the audit log: the Secret was created by this test, and never read by anyone
+        List<String> secretRequests = Files.readAllLines(Path.of(System.getProperty("mooring.it.testbed.audit"))).stream()
+                .filter(line -> line.contains("\"resource\":\"secrets\"") && line.contains("\"namespace\":\"" + vault + "\"")).toList();
+        assertEquals(1, secretRequests.size(), String.join("\n", secretRequests));
+        assertTrue(secretRequests.get(0).contains("\"verb\":\"create\""), secretRequests.get(0));
+        String log = Files.readString(Path.of(System.getProperty("mooring.it.liberty.log")));
+        assertTrue(!log.contains(marker) && !log.contains(encodedMarker), "the log holds the Secret's value");
+    }
+
+    /** Only a client with a certificate of the configured CA (the API server's) reaches the webhooks; TLS offers AEAD suites only. */
+    @Test
+    void onlyTheApiServersClientCertificateIsAccepted() throws Exception {
+        java.net.URI uri = java.net.URI.create("https://127.0.0.1:" + System.getProperty("mooring.it.https.port")
+                + "/validate/db/example/org/v1/databases/check-change");
+        AdmissionFuzz.Case valid = new AdmissionFuzz.Case("valid", "POST", "application/json",
+                review(5).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(200, AdmissionFuzz.send(AdmissionFuzz.client(), uri, valid).statusCode());
+        assertThrows(java.io.IOException.class, () -> AdmissionFuzz.send(AdmissionFuzz.client(null), uri, valid),
+                "no client certificate");
+        Path stranger = Files.createTempDirectory("stranger");
+        Path script = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().resolve("../../scripts/webhook-client-cert.sh");
+        assertEquals(0, new ProcessBuilder("bash", script.toString(), stranger.toString()).inheritIO().start().waitFor());
+        assertThrows(java.io.IOException.class, () -> AdmissionFuzz.send(AdmissionFuzz.client(stranger), uri, valid),
+                "a client certificate of another CA");
+        // an independent client (openssl) with the right certificate: what each protocol and suite gets
+        Path identity = Path.of(System.getProperty("mooring.it.webhook.client"));
+        Map<List<String>, Boolean> offers = new java.util.LinkedHashMap<>();
+        offers.put(List.of("-tls1_3"), true);
+        offers.put(List.of("-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256"), true);
+        offers.put(List.of("-tls1_2", "-cipher", "ECDHE-RSA-CHACHA20-POLY1305"), true);
+        offers.put(List.of("-tls1_2", "-cipher", "AES128-SHA"), false);
+        offers.put(List.of("-tls1_2", "-cipher", "ECDHE-RSA-AES128-SHA"), false);
+        offers.put(List.of("-tls1_2", "-cipher", "ECDHE-RSA-AES256-SHA384"), false);
+        offers.put(List.of("-tls1_2", "-cipher", "AES128-GCM-SHA256"), false);
+        for (Map.Entry<List<String>, Boolean> offer : offers.entrySet()) {
+            List<String> command = new java.util.ArrayList<>(List.of("openssl", "s_client", "-connect",
+                    "127.0.0.1:" + System.getProperty("mooring.it.https.port"), "-cert", identity.resolve("client.crt").toString(),
+                    "-key", identity.resolve("client.key").toString()));
+            command.addAll(offer.getKey());
+            Process openssl = new ProcessBuilder(command).redirectErrorStream(true).start();
+            openssl.getOutputStream().close();
+            String output = new String(openssl.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            openssl.waitFor();
+            boolean negotiated = output.lines().anyMatch(line -> line.matches("New, TLSv1\\.[23], Cipher is .*"));
+            assertEquals(offer.getValue(), negotiated, offer.getKey() + ":\n" + output);
+        }
+    }
+
+    /** The certificate the HTTPS port presents, or null. */
+    static java.security.cert.X509Certificate served(int port) {
+        var served = dev.mooring.runtime.admission.WebhookTls.served("127.0.0.1", port, Duration.ofSeconds(5));
+        return served == null ? null : served.certificate();
+    }
+
+    /** {@link #review} as the API server sends it: with requestKind, requestResource and options, which Mooring does not read. */
+    private static String realistic(int storage) {
+        return review(storage).replace("\"name\":\"probe\",\"namespace\"", "\"requestKind\":{\"group\":\"db.example.org\","
+                + "\"version\":\"v1\",\"kind\":\"Database\"},\"requestResource\":{\"group\":\"db.example.org\",\"version\":\"v1\","
+                + "\"resource\":\"databases\"},\"name\":\"probe\",\"namespace\"").replace("\"dryRun\":false", "\"dryRun\":false,"
+                + "\"options\":{\"kind\":\"CreateOptions\",\"apiVersion\":\"meta.k8s.io/v1\",\"fieldManager\":\"kubectl\"}");
+    }
+
+    /** A Deployment CREATE review in {@code namespace}, uid "steer". */
+    private static String deploymentReview(String reviewNamespace) {
+        return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"steer\","
+                + "\"kind\":{\"group\":\"apps\",\"version\":\"v1\",\"kind\":\"Deployment\"},"
+                + "\"resource\":{\"group\":\"apps\",\"version\":\"v1\",\"resource\":\"deployments\"},"
+                + "\"name\":\"web\",\"namespace\":" + jakarta.json.Json.createValue(reviewNamespace) + ",\"operation\":\"CREATE\","
+                + "\"userInfo\":{\"username\":\"mallory\"},\"object\":{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
+                + "\"metadata\":{\"name\":\"web\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},"
+                + "\"template\":{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}}}}}";
     }
 
     /** A valid review of a Database CREATE in the test namespace, uid "fuzz". */

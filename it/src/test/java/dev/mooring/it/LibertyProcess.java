@@ -20,13 +20,15 @@ final class LibertyProcess {
 
     final String name;
     final int port;
+    final int httpsPort;
     final Path usr;
     private final Path wlp = Path.of(System.getProperty("mooring.it.wlp.home"));
     private final Map<String, String> environment;
 
-    private LibertyProcess(String name, int port, Path usr, Map<String, String> environment) {
+    private LibertyProcess(String name, int port, int httpsPort, Path usr, Map<String, String> environment) {
         this.name = name;
         this.port = port;
+        this.httpsPort = httpsPort;
         this.usr = usr;
         this.environment = environment;
     }
@@ -53,7 +55,7 @@ final class LibertyProcess {
             throw new IllegalStateException("creating server " + name + " failed: " + output);
         }
         Files.copy(ear, usr.resolve("servers/" + name + "/dropins/" + ear.getFileName()));
-        LibertyProcess server = new LibertyProcess(name, http, usr, environment);
+        LibertyProcess server = new LibertyProcess(name, http, https, usr, environment);
         server.command("start");
         Eventually.await(name + " live", Duration.ofSeconds(120), () -> server.get("/health/live"),
                 answer -> answer.status() == 200 || answer.status() == 503);
@@ -71,8 +73,10 @@ final class LibertyProcess {
         return new Http.Answer(response.statusCode(), response.body());
     }
 
-    void command(String action) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), action, name);
+    void command(String action, String... options) throws Exception {
+        List<String> command = new ArrayList<>(List.of(wlp.resolve("bin/server").toString(), action, name));
+        command.addAll(List.of(options));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("WLP_USER_DIR", usr.toString());
         builder.environment().putAll(environment);
         Process process = builder.redirectErrorStream(true).start();

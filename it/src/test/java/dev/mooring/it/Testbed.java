@@ -103,8 +103,10 @@ final class Testbed {
 
     /** Start it again on the same port, keeping the objects of before. */
     static void restart(String port) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(List.of("bash", System.getProperty("mooring.it.testbed.script"),
-                "up", runDir().toString()));
+        List<String> command = new java.util.ArrayList<>(List.of("bash", System.getProperty("mooring.it.testbed.script"), "up",
+                runDir().toString()));
+        command.addAll(List.of(System.getProperty("mooring.it.testbed.args", "").trim().split("\\s+")));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("PORT", port);
         builder.environment().put("FRESH", "0");
         run(builder);

@@ -56,9 +56,15 @@ public class AdmissionExtension implements Extension {
         if (policies.isEmpty()) {
             return;
         }
+        org.eclipse.microprofile.config.Config config = org.eclipse.microprofile.config.ConfigProvider.getConfig(
+                Thread.currentThread().getContextClassLoader());
         try {
-            MooringConfig.webhookPort(org.eclipse.microprofile.config.ConfigProvider.getConfig(
-                    Thread.currentThread().getContextClassLoader()));
+            MooringConfig.webhookPort(config);
+        } catch (RuntimeException e) {
+            event.addDeploymentProblem(e);
+        }
+        try {
+            MooringConfig.webhookClientAuth(config);
         } catch (RuntimeException e) {
             event.addDeploymentProblem(e);
         }

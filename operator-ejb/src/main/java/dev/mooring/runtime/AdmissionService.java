@@ -5,7 +5,7 @@ import dev.mooring.api.client.ResourceClient;
 import dev.mooring.runtime.admission.AdmissionDispatcher;
 import dev.mooring.runtime.admission.AdmissionReads;
 import dev.mooring.runtime.admission.AdmissionRoute;
-import dev.mooring.runtime.admission.WebhookTls;
+import dev.mooring.runtime.admission.ServingCertificate;
 import dev.mooring.runtime.internal.Informer;
 import dev.mooring.runtime.internal.InformerPool;
 import dev.mooring.runtime.internal.LiveResourceClient;
@@ -25,14 +25,10 @@ import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
-import jakarta.json.bind.Jsonb;
-import jakarta.json.bind.JsonbBuilder;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,8 +50,7 @@ import java.util.logging.Logger;
 public class AdmissionService {
 
     private static final Logger LOG = Logger.getLogger(AdmissionService.class.getName());
-    private static final Duration ROTATION_CHECK = Duration.ofSeconds(10);
-    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration CERTIFICATE_CHECK = Duration.ofSeconds(2);
     private static final Duration CACHE_RESYNC = Duration.ofMinutes(10);
 
     /**
@@ -100,14 +95,10 @@ public class AdmissionService {
     private volatile java.util.concurrent.Future<?> cacheStartup;
     private volatile boolean stopped;
     private volatile AdmissionDispatcher dispatcher;
-    private volatile Jsonb jsonb;
     private volatile InformerPool pool;
     private volatile ResourceTypes types;
-    private volatile WebhookTls tls;
-    private volatile byte[] installedFiles;
-    private volatile X509Certificate installed;
-    private volatile boolean confirmed;
-    private volatile String tlsProblem = "the serving certificate is not installed yet";
+    private volatile ServingCertificate certificate;
+    private volatile String tlsProblem;
 
     @PostConstruct
     void start() {
@@ -123,14 +114,12 @@ public class AdmissionService {
             beans.put(beanClass, beanManager.getReference(policy.bean(), beanClass, context));
             routes.addAll(policy.routes());
         }
-        jsonb = JsonbBuilder.create();
-        dispatcher = new AdmissionDispatcher(routes, this::invoke, executor, new Reads(), requestScopes, jsonb,
+        dispatcher = new AdmissionDispatcher(routes, this::invoke, executor, new Reads(), requestScopes,
                 metrics.admission(routes));
         try {
-            tls = config.webhookTls();
-            executor.submit(this::installCertificate);
-            scheduler.scheduleWithFixedDelay(this::installCertificate, ROTATION_CHECK.toSeconds(), ROTATION_CHECK.toSeconds(),
-                    TimeUnit.SECONDS);
+            certificate = new ServingCertificate(config.webhookTls(), config.webhookClientAuth(), config.webhookHost(),
+                    config.webhookPort());
+            scheduler.scheduleWithFixedDelay(certificate::check, 0, CERTIFICATE_CHECK.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             tlsProblem = e.getMessage();
             LOG.severe("Admission webhooks cannot serve: " + e.getMessage());
@@ -190,29 +179,6 @@ public class AdmissionService {
         }
     }
 
-    /** Installs the PEM pair as Liberty's key store when it is new or changed (rotation). */
-    private void installCertificate() {
-        try {
-            byte[] files = tls.fingerprint();
-            if (installed != null && Arrays.equals(files, installedFiles)) {
-                return;
-            }
-            X509Certificate certificate = tls.install();
-            installedFiles = files;
-            installed = certificate;
-            confirmed = false;
-            tlsProblem = null;
-            LOG.info(() -> "Admission webhooks serve " + certificate.getSubjectX500Principal() + " from " + tls.certificate()
-                    + " on HTTPS port " + config.webhookPort());
-        } catch (Exception e) {
-            String problem = "webhook TLS: " + e.getMessage();
-            if (!problem.equals(tlsProblem)) {
-                LOG.severe("Admission webhooks cannot serve: " + problem);
-            }
-            tlsProblem = problem;
-        }
-    }
-
     private Object invoke(AdmissionRoute route, dev.mooring.api.admission.AdmissionRequest<?> request) throws Exception {
         Object bean = beans.get(route.beanClass());
         try {
@@ -248,13 +214,11 @@ public class AdmissionService {
         for (int i = 0; i < problems.size(); i++) {
             details.put("problem-" + i, problems.get(i));
         }
-        if (!certificateServed()) {
+        ServingCertificate served = certificate;
+        if (served == null || !served.serving()) {
             serving = false;
-            details.put("tls", tlsProblem != null ? tlsProblem : "HTTPS port " + config.webhookPort()
-                    + " does not present the webhook certificate yet");
-        } else {
-            details.put("tls", installed.getSubjectX500Principal() + " on port " + config.webhookPort());
         }
+        details.put("tls", served == null ? "webhook TLS: " + tlsProblem : served.detail());
         for (Map.Entry<Class<?>, String> pending : pendingCaches.entrySet()) {
             serving = false;
             details.put("cache " + dev.mooring.runtime.internal.ModelKind.of(pending.getKey()).kind(), pending.getValue());
@@ -273,17 +237,6 @@ public class AdmissionService {
         return new Status(true, serving, details);
     }
 
-    private boolean certificateServed() {
-        X509Certificate expected = installed;
-        if (expected == null || tlsProblem != null) {
-            return false;
-        }
-        if (!confirmed) {
-            confirmed = expected.equals(WebhookTls.served(config.webhookHost(), config.webhookPort(), HANDSHAKE_TIMEOUT));
-        }
-        return confirmed;
-    }
-
     @PreDestroy
     void stop() {
         stopped = true;
@@ -296,14 +249,6 @@ public class AdmissionService {
             running.stopAll();
         }
         contexts.forEach(CreationalContext::release);
-        Jsonb binding = jsonb;
-        if (binding != null) {
-            try {
-                binding.close();
-            } catch (Exception e) {
-                LOG.log(Level.FINE, "Closing JSON-B", e);
-            }
-        }
     }
 
     /** The discovery results shared by caches and live clients, created on first use. */

@@ -80,7 +80,9 @@ public class MooringConfig {
      * {@code tls.key}, where the TLS Secret is mounted), written to the key store Liberty's HTTPS
      * port reads: {@code mooring.webhook.tls.keystore} (server.xml sets it to
      * {@code ${server.output.dir}/resources/security/mooring-webhook.p12}) with
-     * {@code mooring.webhook.tls.keystore-password}.
+     * {@code mooring.webhook.tls.keystore-password}. With {@code mooring.webhook.tls.client-ca-file}
+     * (PEM), its CA certificates are written to the same key store, which Liberty uses as trust
+     * store for client certificates.
      *
      * @throws IllegalArgumentException if the key store location is not configured
      */
@@ -93,8 +95,47 @@ public class MooringConfig {
                         .map(dir -> dir + "/resources/security/mooring-webhook.p12"))
                 .orElseThrow(() -> new IllegalArgumentException("mooring.webhook.tls.keystore is not set: it must name the"
                         + " PKCS#12 file of Liberty's defaultKeyStore (see server.xml)"));
-        return new dev.mooring.runtime.admission.WebhookTls(certificate, key, Path.of(keyStore),
+        return new dev.mooring.runtime.admission.WebhookTls(certificate, key,
+                config.getOptionalValue(CLIENT_CA_FILE, String.class).filter(value -> !value.isBlank()).map(Path::of).orElse(null),
+                Path.of(keyStore),
                 text("mooring.webhook.tls.keystore-password", "mooring-webhook").toCharArray());
+    }
+
+    private static final String CLIENT_AUTH = "mooring.webhook.tls.client-auth";
+    private static final String CLIENT_CA_FILE = "mooring.webhook.tls.client-ca-file";
+
+    /**
+     * {@code mooring.webhook.tls.client-auth}: whether the webhook port requires a client
+     * certificate that chains to a CA of {@code mooring.webhook.tls.client-ca-file} (default
+     * false). Liberty's ssl element reads the same variable (server.xml).
+     */
+    public boolean webhookClientAuth() {
+        return webhookClientAuth(config);
+    }
+
+    /**
+     * See {@link #webhookClientAuth()}.
+     *
+     * @throws IllegalArgumentException naming the property when the value is not true or false,
+     *     when client certificates are required without a CA file, or a CA file is given while
+     *     they are not required (the port would accept any client)
+     */
+    static boolean webhookClientAuth(Config config) {
+        String value = config.getOptionalValue(CLIENT_AUTH, String.class).map(String::trim).orElse("false");
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException(CLIENT_AUTH + " must be true or false, not '" + value + "'");
+        }
+        boolean required = value.equalsIgnoreCase("true");
+        boolean hasCa = config.getOptionalValue(CLIENT_CA_FILE, String.class).filter(file -> !file.isBlank()).isPresent();
+        if (required && !hasCa) {
+            throw new IllegalArgumentException(CLIENT_AUTH + "=true needs " + CLIENT_CA_FILE
+                    + ": the PEM file of the CA that signed the API server's webhook client certificate");
+        }
+        if (!required && hasCa) {
+            throw new IllegalArgumentException(CLIENT_CA_FILE + " is set but " + CLIENT_AUTH + " is not true: the webhook"
+                    + " port would not ask for client certificates. Set " + CLIENT_AUTH + "=true, or remove " + CLIENT_CA_FILE);
+        }
+        return required;
     }
 
     /**

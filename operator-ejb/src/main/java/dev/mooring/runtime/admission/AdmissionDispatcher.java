@@ -7,6 +7,7 @@ import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.UserInfo;
 import dev.mooring.api.patch.Patches;
 import dev.mooring.runtime.internal.KindCoordinates;
+import dev.mooring.runtime.internal.Models;
 import dev.mooring.runtime.internal.RequestScope;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
@@ -17,8 +18,6 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
-import jakarta.json.bind.Jsonb;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,8 +47,10 @@ import java.util.logging.Logger;
  * <tr><td>405</td><td>not a POST</td></tr>
  * <tr><td>415</td><td>the content type is not {@code application/json}</td></tr>
  * <tr><td>413</td><td>the body is larger than 4 MiB</td></tr>
- * <tr><td>400</td><td>not JSON, not an {@code admission.k8s.io/v1} AdmissionReview, no request or uid, or a request
- * the route does not admit (kind, resource, subresource, operation, objects)</td></tr>
+ * <tr><td>400</td><td>not JSON, beyond a limit of {@link #LIMITS}, not an {@code admission.k8s.io/v1}
+ * AdmissionReview, no request or uid, a member of the wrong type, a name, namespace, group, version, kind or
+ * resource that breaks Kubernetes' rules, or a request the route does not admit (kind, resource,
+ * subresource, operation, objects)</td></tr>
  * <tr><td>504</td><td>the method did not return within the route's timeout</td></tr>
  * <tr><td>200</td><td>an answer: allowed (with a patch from a mutator), or denied by {@link AdmissionDenied}
  * (its code), by an object the model cannot decode (422) or by an unexpected exception (500, generic message)</td></tr>
@@ -59,6 +60,14 @@ public final class AdmissionDispatcher {
 
     /** The largest AdmissionReview accepted: 4 MiB. */
     public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * The limits of an AdmissionReview's JSON, each answered 400 naming it: nesting depth 100,
+     * 100,000 members in one object or array, 1,000,000 values, strings of 1.5 MiB (the API
+     * server's default limit of a whole object), numbers of 100 characters. A review the API
+     * server sends stays far below each.
+     */
+    public static final BoundedJson.Limits LIMITS = new BoundedJson.Limits(100, 100_000, 1_000_000, 1_572_864, 100);
 
     private static final Logger LOG = Logger.getLogger(AdmissionDispatcher.class.getName());
     private static final String API_VERSION = "admission.k8s.io/v1";
@@ -123,7 +132,7 @@ public final class AdmissionDispatcher {
     private final ExecutorService executor;
     private final AdmissionReads reads;
     private final RequestScope scope;
-    private final Jsonb jsonb;
+    private final BoundedJson json = new BoundedJson(LIMITS);
     private final Observer observer;
 
     /**
@@ -132,18 +141,16 @@ public final class AdmissionDispatcher {
      * @param executor runs each call, so that a call that overruns its timeout can be abandoned
      * @param reads the caches and the live client the requests read through
      * @param scope activates a CDI request context around each call
-     * @param jsonb binds the AdmissionReview envelope
      * @param observer told about every answer (metrics)
      */
     public AdmissionDispatcher(List<AdmissionRoute> routes, Invoker invoker, ExecutorService executor,
-            AdmissionReads reads, RequestScope scope, Jsonb jsonb, Observer observer) {
+            AdmissionReads reads, RequestScope scope, Observer observer) {
         AdmissionRoutes.requireUniquePaths(routes);
         routes.forEach(route -> this.routes.put(route.path(), route));
         this.invoker = Objects.requireNonNull(invoker);
         this.executor = Objects.requireNonNull(executor);
         this.reads = Objects.requireNonNull(reads);
         this.scope = Objects.requireNonNull(scope);
-        this.jsonb = Objects.requireNonNull(jsonb);
         this.observer = Objects.requireNonNull(observer);
     }
 
@@ -245,38 +252,38 @@ public final class AdmissionDispatcher {
     private Decoded decode(AdmissionRoute route, byte[] bytes) throws Refused {
         ReviewDocument review;
         try {
-            review = jsonb.fromJson(new ByteArrayInputStream(bytes), ReviewDocument.class);
-        } catch (RuntimeException | StackOverflowError e) {
-            throw invalid(null, "not JSON of an AdmissionReview (" + shorten(String.valueOf(e.getMessage())) + ")");
+            review = ReviewDocument.of(json.parse(bytes));
+        } catch (BoundedJson.Rejected e) {
+            throw invalid(null, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw invalid(null, e.getMessage());
         }
-        if (review == null || !API_VERSION.equals(review.apiVersion) || !"AdmissionReview".equals(review.kind)) {
+        if (!API_VERSION.equals(review.apiVersion()) || !"AdmissionReview".equals(review.kind())) {
             throw invalid(null, "expected apiVersion " + API_VERSION + " and kind AdmissionReview");
         }
-        ReviewDocument.Request request = review.request;
+        ReviewDocument.Request request = review.request();
         if (request == null) {
             throw invalid(null, "the review has no request");
         }
-        if (request.uid == null || request.uid.isBlank()) {
+        if (request.uid() == null || request.uid().isBlank()) {
             throw invalid(null, "request.uid is missing");
         }
-        String uid = request.uid;
-        Operation operation = operation(uid, request.operation);
+        String uid = request.uid();
+        Operation operation = operation(uid, request.operation());
         if (!route.operations().contains(operation)) {
             throw invalid(uid, "this webhook admits " + route.operations() + ", not " + operation);
         }
         checkResource(route, uid, request);
         checkObjects(uid, operation, request);
-        KubernetesObject object = typed(route, uid, request.object, "object");
-        KubernetesObject oldObject = typed(route, uid, request.oldObject, "oldObject");
+        KubernetesObject object = typed(route, uid, request.object(), "object");
+        KubernetesObject oldObject = typed(route, uid, request.oldObject(), "oldObject");
         JsonValue decodedObject = object == null ? null : Patches.toJson(object);
-        ReviewDocument.User user = request.userInfo;
+        ReviewDocument.User user = request.userInfo();
         UserInfo userInfo = user == null ? new UserInfo("", "", List.of(), Map.of())
-                : new UserInfo(user.username, user.uid, user.groups, user.extra);
-        TypedAdmissionRequest<?> typed = new TypedAdmissionRequest<>(uid, operation, object, oldObject,
-                Objects.requireNonNullElse(request.name, ""), Objects.requireNonNullElse(request.namespace, ""),
-                Objects.requireNonNullElse(request.subResource, ""), Boolean.TRUE.equals(request.dryRun), userInfo,
-                route.beanClass(), reads);
-        return new Decoded(typed, request.object, decodedObject);
+                : new UserInfo(user.username(), user.uid(), user.groups(), user.extra());
+        TypedAdmissionRequest<?> typed = new TypedAdmissionRequest<>(uid, operation, object, oldObject, request.name(),
+                request.namespace(), request.subResource(), request.dryRun(), userInfo, route.beanClass(), reads);
+        return new Decoded(typed, request.object(), decodedObject);
     }
 
     private static Operation operation(String uid, String operation) throws Refused {
@@ -292,31 +299,31 @@ public final class AdmissionDispatcher {
 
     private static void checkResource(AdmissionRoute route, String uid, ReviewDocument.Request request) throws Refused {
         KindCoordinates expected = route.requestKind();
-        ReviewDocument.GroupVersionKind kind = request.kind;
+        ReviewDocument.GroupVersionKind kind = request.kind();
         if (kind == null) {
             throw invalid(uid, "request.kind is missing");
         }
-        if (expected != null && !(expected.group().equals(kind.group) && expected.version().equals(kind.version)
-                && expected.kind().equals(kind.kind))) {
-            throw invalid(uid, "request.kind " + gvk(kind.group, kind.version, kind.kind) + " is not "
+        if (expected != null && !(expected.group().equals(kind.group()) && expected.version().equals(kind.version())
+                && expected.kind().equals(kind.kind()))) {
+            throw invalid(uid, "request.kind " + gvk(kind.group(), kind.version(), kind.kind()) + " is not "
                     + gvk(expected.group(), expected.version(), expected.kind()) + ", the kind this webhook admits");
         }
-        ReviewDocument.GroupVersionResource resource = request.resource;
+        ReviewDocument.GroupVersionResource resource = request.resource();
         KindCoordinates target = route.target();
-        if (resource == null || !target.group().equals(resource.group) || !target.version().equals(resource.version)
-                || !route.plural().equals(resource.resource)) {
-            throw invalid(uid, "request.resource " + (resource == null ? "(missing)" : gvk(resource.group, resource.version,
-                    resource.resource)) + " is not " + gvk(target.group(), target.version(), route.plural()));
+        if (resource == null || !target.group().equals(resource.group()) || !target.version().equals(resource.version())
+                || !route.plural().equals(resource.resource())) {
+            throw invalid(uid, "request.resource " + (resource == null ? "(missing)" : gvk(resource.group(), resource.version(),
+                    resource.resource())) + " is not " + gvk(target.group(), target.version(), route.plural()));
         }
-        String subresource = Objects.requireNonNullElse(request.subResource, "");
+        String subresource = request.subResource();
         if (!route.subresource().equals(subresource)) {
             throw invalid(uid, "request.subResource " + quote(subresource) + " is not " + quote(route.subresource()));
         }
     }
 
     private static void checkObjects(String uid, Operation operation, ReviewDocument.Request request) throws Refused {
-        boolean hasObject = request.object != null;
-        boolean hasOld = request.oldObject != null;
+        boolean hasObject = request.object() != null;
+        boolean hasOld = request.oldObject() != null;
         boolean fits = switch (operation) {
             case CREATE, CONNECT -> hasObject && !hasOld;
             case UPDATE -> hasObject && hasOld;
@@ -351,9 +358,9 @@ public final class AdmissionDispatcher {
             }
             return JSON.getGson().fromJson(text, route.requestModel());
         } catch (RuntimeException | StackOverflowError e) {
+            String problem = e instanceof RuntimeException runtime ? Models.decodeFailure(runtime) : "nested too deeply";
             throw new Refused(new Answer(200, response(uid, false, 422, "Invalid", "Invalid "
-                    + route.requestModel().getSimpleName() + " in request." + field + ": "
-                    + shorten(String.valueOf(e.getMessage())), null, List.of()), true));
+                    + route.requestModel().getSimpleName() + " in request." + field + ": " + problem, null, List.of()), true));
         }
     }
 

@@ -107,7 +107,7 @@ public final class EventRecorder {
             return false;
         }
         try {
-            http.send("POST", "/apis/events.k8s.io/v1/namespaces/" + namespace + "/events", Map.of(),
+            http.send("POST", "/apis/events.k8s.io/v1/namespaces/" + KubeNames.namespace(namespace, "namespace") + "/events", Map.of(),
                     body(regarding, namespace, type, reason, action, note), "application/json", timeout);
             return true;
         } catch (RuntimeException e) {

@@ -118,6 +118,12 @@ public final class KubeHttp {
         }
     }
 
+    /** A non-JSON error body as one short line of text. */
+    private static String plainText(String body) {
+        String text = body == null ? "" : body.replaceAll("\\p{Cntrl}+", " ").trim();
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+    }
+
     /**
      * Turns an error answer into an exception that says what failed, with the field causes the
      * server gave. A 422 without causes for a JSON Patch is a failed {@code test} operation: the
@@ -126,10 +132,15 @@ public final class KubeHttp {
     public static KubernetesException failure(String method, String path, int code, String body, Throwable cause,
             boolean jsonPatch) {
         String reason = "";
-        String message = body == null ? "" : body;
+        String message = plainText(body);
         StringBuilder causes = new StringBuilder();
         try {
             JsonObject status = JsonParser.parseString(body).getAsJsonObject();
+            if (!"Status".equals(status.has("kind") && status.get("kind").isJsonPrimitive() ? status.get("kind").getAsString() : "")) {
+                // a JSON document but not a Status: it may be an object of any kind, so it is not quoted
+                message = "(an answer of " + body.length() + " characters that is not a Status)";
+                status = new JsonObject();
+            }
             if (status.has("reason")) {
                 reason = status.get("reason").getAsString();
             }
@@ -149,8 +160,8 @@ public final class KubeHttp {
                     causes.append(']');
                 }
             }
-        } catch (RuntimeException notStatus) {
-            // the body is not a Status object: keep it as the message
+        } catch (RuntimeException notJson) {
+            // not JSON (a proxy's text, for instance): kept, shortened, as the message
         }
         boolean failedTest = jsonPatch && code == 422 && causes.length() == 0;
         if (failedTest) {

@@ -16,7 +16,12 @@ public final class Models {
         return (T) JSON.getGson().fromJson(JSON.getGson().toJsonTree(object), object.getClass());
     }
 
-    /** The model of a JSON object, with apiVersion and kind filled in when the JSON lacks them (list items). */
+    /**
+     * The model of a JSON object, with apiVersion and kind filled in when the JSON lacks them (list items).
+     *
+     * @throws IllegalArgumentException if the JSON does not fit the model; its message names the
+     *     object and the problem but holds no value of the document (which may be a Secret's)
+     */
     public static <T extends KubernetesObject> T fromJson(JsonObject json, ResourceType<T> type) {
         if (!json.has("apiVersion")) {
             json.addProperty("apiVersion", type.apiVersion());
@@ -24,7 +29,57 @@ public final class Models {
         if (!json.has("kind")) {
             json.addProperty("kind", type.kind());
         }
-        return JSON.getGson().fromJson(json, type.modelClass());
+        try {
+            return JSON.getGson().fromJson(json, type.modelClass());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(describe(json) + " cannot be read as " + type.modelClass().getSimpleName()
+                    + ": " + decodeFailure(e));
+        }
+    }
+
+    private static final java.util.regex.Pattern FIELD = java.util.regex.Pattern.compile("field `([^`]{1,63})`");
+
+    /**
+     * What is wrong with a document that a model cannot decode, without any of its values:
+     * client-java's and Gson's messages quote the document or the offending value.
+     */
+    public static String decodeFailure(RuntimeException e) {
+        String message = String.valueOf(e.getMessage());
+        java.util.regex.Matcher field = FIELD.matcher(message);
+        String name = field.find() ? field.group(1).replaceAll("[^\\w.\\-/]", "?") : null;
+        if (name != null && message.contains("is not defined")) {
+            return "unknown field '" + name + "'";
+        }
+        if (name != null && message.contains("required field")) {
+            return "required field '" + name + "' is missing";
+        }
+        if (name != null) {
+            return "field '" + name + "' has the wrong type";
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return "a value of the wrong type or format (" + root.getClass().getSimpleName() + ")";
+    }
+
+    /** Kind, namespace, name and uid of a JSON object, as far as they are strings. */
+    public static String describe(JsonObject json) {
+        JsonObject metadata = json.get("metadata") instanceof JsonObject m ? m : new JsonObject();
+        StringBuilder text = new StringBuilder(shortString(json, "kind", "object"));
+        String namespace = shortString(metadata, "namespace", null);
+        text.append(' ').append(namespace == null ? "" : namespace + "/").append(shortString(metadata, "name", "(no name)"));
+        String uid = shortString(metadata, "uid", null);
+        return uid == null ? text.toString() : text.append(" uid ").append(uid).toString();
+    }
+
+    private static String shortString(JsonObject json, String member, String otherwise) {
+        com.google.gson.JsonElement value = json.get(member);
+        if (value == null || !value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString()) {
+            return otherwise;
+        }
+        String text = value.getAsString().replaceAll("[\\p{Cntrl}]", "?");
+        return text.length() <= 63 ? text : text.substring(0, 63) + "...";
     }
 
     private static final java.time.format.DateTimeFormatter MICRO_TIME = java.time.format.DateTimeFormatter

@@ -6,7 +6,9 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.OPTIONS;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -67,6 +69,20 @@ public class AdmissionResource {
     @PATCH
     @Path("{path: .+}")
     public Response patch(@PathParam("path") String path) {
+        return answer(path, null, null);
+    }
+
+    /** Declared so that Mooring answers it (403 on plain HTTP, 405 over HTTPS), not JAX-RS with an Allow list. */
+    @OPTIONS
+    @Path("{path: .+}")
+    public Response options(@PathParam("path") String path) {
+        return answer(path, null, null);
+    }
+
+    /** Declared for the same reason as {@link #options}. */
+    @HEAD
+    @Path("{path: .+}")
+    public Response head(@PathParam("path") String path) {
         return answer(path, null, null);
     }
 
