@@ -24,8 +24,39 @@ class GenerateWebhooksTest {
         }
     }
 
+    /** A controller with a finalizer and a cleanup, the common companion of a validator. */
+    @Controller(namespace = "widgets-live", finalizer = "example.com/cleanup")
+    public static class CleaningWidgetController implements Reconciler<Widget>, dev.mooring.api.Cleanup<Widget> {
+        @Override
+        public Result reconcile(Widget widget, Context<Widget> context) {
+            return Result.done();
+        }
+
+        @Override
+        public void cleanup(Widget widget, Context<Widget> context) {
+        }
+    }
+
+    /** A controller whose Reconciler interface comes from its superclass. */
+    @Controller(namespace = "widgets-inherited")
+    public static class InheritingWidgetController extends WidgetController {
+    }
+
     @TempDir
     Path dir;
+
+    /** The regression: a validator passed with a controller that implements Cleanup. */
+    @Test
+    void aControllerWithCleanupGivesItsScope() throws Exception {
+        Path ca = Files.write(dir.resolve("ca.crt"), WebhookConfigurationsTest.CA);
+        for (Class<?> controller : List.of(CleaningWidgetController.class, InheritingWidgetController.class)) {
+            String yaml = GenerateWebhooks.generate(List.of("--name", "widgets.example.com", "--service", "widgets", "--namespace",
+                    "operators", WebhookConfigurationsTest.Policies.class.getName(), controller.getName()),
+                    Map.of("MOORING_WEBHOOK_CA_FILE", ca.toString()));
+            String scope = controller.getAnnotation(Controller.class).namespace();
+            assertTrue(yaml.contains("- " + scope), controller.getSimpleName() + ": " + yaml);
+        }
+    }
 
     @Test
     void printsTheConfigurationsWithTheControllerScope() throws Exception {
