@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The integration tests' API server: builds the testbed (cached under ~/.cache/mooring/testbed,
-# incremental) and starts or stops one instance on free loopback ports.
+# incremental) and starts or stops one instance on free loopback ports (etcd's always; the API
+# server's unless PORT is set, as a restart on the same port does).
 #
 #   it/scripts/testbed.sh up RUN_DIR [EXTRA_ARGS...]   build if needed, start; writes RUN_DIR/testbed.env
 #   it/scripts/testbed.sh down RUN_DIR                  stop it
@@ -34,7 +35,8 @@ case "${1:-}" in
         shift 2
         build
         mkdir -p "$run_dir"
-        PORT=${PORT:-0} RUN_DIR=$run_dir EXTRA_ARGS="$*" ETCD_EXTRA_ARGS=${ETCD_EXTRA_ARGS:---unsafe-no-fsync} \
+        # etcd's ports are always picked free: with a fixed API server PORT (a restart) run.sh would take 2379
+        PORT=${PORT:-0} EPORT=${EPORT:-0} RUN_DIR=$run_dir EXTRA_ARGS="$*" ETCD_EXTRA_ARGS=${ETCD_EXTRA_ARGS:---unsafe-no-fsync} \
             bash "$testbed/run.sh" start
         ;;
     down)

@@ -14,10 +14,6 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,18 +41,11 @@ class AdmissionStartIT {
     void theWebhookCertificateIsServedAfterEveryFreshStart() throws Exception {
         String namespace = Testbed.createNamespace(new io.kubernetes.client.openapi.apis.CoreV1Api(Testbed.client()), "starts");
         Path dir = Path.of(System.getProperty("mooring.it.failover.dir"), "starts");
-        Path ear = dir.resolve("starts.ear");
-        Files.createDirectories(dir);
-        JavaArchive policies = ShrinkWrap.create(JavaArchive.class, "admission-policies.jar")
-                .addPackage(DeploymentPolicy.class.getPackage())
-                .addAsManifestResource(Ears.ANNOTATED_BEANS, "beans.xml")
-                .addAsManifestResource(new StringAsset("mooring.namespace=" + namespace + "\n"), "microprofile-config.properties");
-        Ears.withLibrary("starts.ear", policies).as(ZipExporter.class).exportTo(ear.toFile(), true);
+        Path ear = Ears.exportWithPackage(dir, "starts.ear", DeploymentPolicy.class, namespace);
         Path tls = Path.of(System.getProperty("mooring.it.testbed"), "webhook-tls");
         X509Certificate expected = (X509Certificate) CertificateFactory.getInstance("X.509")
                 .generateCertificate(Files.newInputStream(tls.resolve("tls.crt")));
-        server = LibertyProcess.start("starts", dir.resolve("usr"), ear, Map.of(),
-                "mooring.webhook.tls.cert-file=" + tls.resolve("tls.crt"), "mooring.webhook.tls.key-file=" + tls.resolve("tls.key"));
+        server = LibertyProcess.start("starts", dir.resolve("usr"), ear, Map.of(), LibertyProcess.webhookTls());
         int https = server.httpsPort;
         Path security = dir.resolve("usr/servers/starts/resources/security");
         for (int start = 1; start <= STARTS; start++) {

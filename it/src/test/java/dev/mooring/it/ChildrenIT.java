@@ -134,6 +134,32 @@ class ChildrenIT {
         }
     }
 
+    /**
+     * A parent deleted and created again under its name while its children still exist: the
+     * children of the old one are waited for (not a terminal error), and the new parent gets its
+     * own as soon as the garbage collector removed them.
+     */
+    @Test
+    void aReplacedParentGetsItsOwnChildren() throws Exception {
+        try (Engine engine = engine()) {
+            engine.awaitReady();
+            V1ConfigMap old = create("q", Map.of("role", "parent"), Map.of("children", "a,b"), null);
+            Eventually.await("the old parent's children", TIMEOUT, () -> childNames("q"), names -> names.equals(Set.of("q-a", "q-b")));
+            core.deleteNamespacedConfigMap("q", namespace).execute();
+            V1ConfigMap replaced = create("q", Map.of("role", "parent"), Map.of("children", "a,b"), null);
+            for (String child : List.of("q-a", "q-b")) {
+                V1ConfigMap mine = Eventually.await(child + " of the new parent", Duration.ofSeconds(30), () -> core
+                        .listNamespacedConfigMap(namespace).execute().getItems().stream()
+                        .filter(cm -> cm.getMetadata().getName().equals(child) && cm.getMetadata().getDeletionTimestamp() == null)
+                        .findFirst().orElse(null), cm -> cm != null
+                        && cm.getMetadata().getOwnerReferences().get(0).getUid().equals(replaced.getMetadata().getUid()));
+                assertTrue(!mine.getMetadata().getOwnerReferences().get(0).getUid().equals(old.getMetadata().getUid()));
+            }
+            dev.mooring.runtime.internal.ControllerStatus status = engine.runtime.statuses().get(0);
+            assertEquals(0, status.terminalErrors(), "the old parent's children are a transient state, not a terminal error");
+        }
+    }
+
     private Set<String> childNames(String parent) throws ApiException {
         return core.listNamespacedConfigMap(namespace).labelSelector("child-of=" + parent).execute().getItems().stream()
                 .filter(cm -> cm.getMetadata().getDeletionTimestamp() == null)

@@ -85,6 +85,36 @@ class ConfigMapMirrorIT {
         assertTrue(read("other-label-mirror").isEmpty(), "a ConfigMap labelled false was mirrored");
     }
 
+    /**
+     * Sources deleted and created again under their names while their mirrors still exist (the
+     * garbage collector has not removed them yet): each new source gets a mirror of its own, soon
+     * after the old one is gone, not after the 300 s resync.
+     */
+    @Test
+    void replacedSourcesGetNewMirrors() throws Exception {
+        int sources = 20;
+        Map<String, String> oldUids = new java.util.HashMap<>();
+        for (int i = 0; i < sources; i++) {
+            create("replaced-" + i, Map.of(LABEL, "true"), Map.of("generation", "1"));
+        }
+        for (int i = 0; i < sources; i++) {
+            oldUids.put("replaced-" + i, awaitMirror("replaced-" + i, Map.of("generation", "1")).getMetadata().getUid());
+        }
+        Map<String, String> newUids = new java.util.HashMap<>();
+        for (int i = 0; i < sources; i++) {
+            core.deleteNamespacedConfigMap("replaced-" + i, namespace).execute();
+            newUids.put("replaced-" + i, create("replaced-" + i, Map.of(LABEL, "true"), Map.of("generation", "2"))
+                    .getMetadata().getUid());
+        }
+        for (int i = 0; i < sources; i++) {
+            String name = "replaced-" + i;
+            V1ConfigMap mirror = Eventually.await("a new mirror of " + name, Duration.ofSeconds(30), () -> read(name + "-mirror"),
+                    found -> found.isPresent() && !found.get().getMetadata().getUid().equals(oldUids.get(name))).get();
+            assertEquals(newUids.get(name), mirror.getMetadata().getOwnerReferences().get(0).getUid(), name);
+            assertEquals(Map.of("generation", "2"), mirror.getData(), name);
+        }
+    }
+
     @Test
     void unchangedSourceCausesNoWrite() throws Exception {
         create("steady", Map.of(LABEL, "true"), Map.of("a", "1"));

@@ -58,6 +58,26 @@ class ContainerFeaturesIT {
         return ear("invalid.ear", "mooring.controller.probe.namespace=default\nmooring.controller.probe.workers=zero\n");
     }
 
+    @Deployment(name = "bad-global", managed = false, testable = false)
+    static EnterpriseArchive badGlobal() {
+        return ear("bad-global.ear", "mooring.controller.probe.namespace=default\nmooring.request.timeout=abc\n");
+    }
+
+    @Deployment(name = "unknown-controller", managed = false, testable = false)
+    static EnterpriseArchive unknownController() {
+        return ear("unknown-controller.ear", "mooring.controller.probe.namespace=default\nmooring.controller.probe-typo.workers=4\n");
+    }
+
+    @Deployment(name = "unknown-option", managed = false, testable = false)
+    static EnterpriseArchive unknownOption() {
+        return ear("unknown-option.ear", "mooring.controller.probe.namespace=default\nmooring.controller.probe.worker=4\n");
+    }
+
+    @Deployment(name = "bad-selector", managed = false, testable = false)
+    static EnterpriseArchive badSelector() {
+        return ear("bad-selector.ear", "mooring.controller.probe.namespace=default\nmooring.controller.probe.label-selector=!!\n");
+    }
+
     @Deployment(name = NODES, managed = false, testable = false)
     static EnterpriseArchive nodes() {
         JavaArchive module = ShrinkWrap.create(JavaArchive.class, "nodes-operator.jar")
@@ -171,6 +191,32 @@ class ContainerFeaturesIT {
             }
         }
         assertTrue(Files.readString(log).contains("mooring.controller.probe.workers"));
+    }
+
+    /** A wrong global value, a typo in a controller's name or option, a selector that does not parse: each fails the deployment. */
+    @Test
+    void configurationMistakesFailTheDeploymentNamingTheProperty() throws Exception {
+        Path log = Path.of(System.getProperty("mooring.it.liberty.log"));
+        Map<String, String> expected = new java.util.LinkedHashMap<>();
+        expected.put("bad-global", "mooring.request.timeout");
+        expected.put("unknown-controller", "mooring.controller.probe-typo.workers: this deployment has no controller named 'probe-typo'");
+        expected.put("unknown-option", "mooring.controller.probe.worker: controllers have no option 'worker'");
+        expected.put("bad-selector", "mooring.controller.probe.label-selector is not a label selector");
+        for (Map.Entry<String, String> mistake : expected.entrySet()) {
+            assertThrows(Exception.class, () -> deployer.deploy(mistake.getKey()), mistake.getKey());
+            try {
+                Eventually.await("the deployment problem of " + mistake.getKey() + " in the server log", TIMEOUT,
+                        () -> Files.readString(log), text -> text.contains(mistake.getValue()));
+            } finally {
+                try {
+                    deployer.undeploy(mistake.getKey());
+                } catch (RuntimeException e) {
+                    // it never started
+                }
+            }
+        }
+        assertTrue(Files.readString(log).contains("mooring.request.timeout") && Files.readString(log).contains("'abc'"),
+                "the wrong value is named with its property");
     }
 
     /** An admission option the API server would refuse fails the deployment, naming the method. */

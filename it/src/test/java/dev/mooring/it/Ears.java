@@ -25,4 +25,21 @@ final class Ears {
     static EnterpriseArchive withLibrary(String name, JavaArchive module) {
         return ShrinkWrap.create(EnterpriseArchive.class, name).merge(mooring()).addAsLibrary(module);
     }
+
+    /**
+     * Mooring's EAR with a module of {@code packageOf}'s package (annotated beans, operator
+     * namespace {@code namespace}) in lib/, written to {@code dir/name} for a server outside
+     * Arquillian.
+     */
+    static java.nio.file.Path exportWithPackage(java.nio.file.Path dir, String name, Class<?> packageOf, String namespace)
+            throws java.io.IOException {
+        java.nio.file.Files.createDirectories(dir);
+        JavaArchive module = ShrinkWrap.create(JavaArchive.class, name.replace(".ear", ".jar"))
+                .addPackage(packageOf.getPackage())
+                .addAsManifestResource(ANNOTATED_BEANS, "beans.xml")
+                .addAsManifestResource(new StringAsset("mooring.namespace=" + namespace + "\n"), "microprofile-config.properties");
+        java.nio.file.Path ear = dir.resolve(name);
+        withLibrary(name, module).as(org.jboss.shrinkwrap.api.exporter.ZipExporter.class).exportTo(ear.toFile(), true);
+        return ear;
+    }
 }

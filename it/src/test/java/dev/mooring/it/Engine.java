@@ -30,9 +30,14 @@ final class Engine implements AutoCloseable {
 
     /** An engine whose operator namespace (for Events about cluster-scoped objects) is {@code operatorNamespace}. */
     Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries, String operatorNamespace) {
+        this(requests, watches, entries, operatorNamespace, new OperatorRuntime.Retry(Duration.ofMillis(200), Duration.ofSeconds(2)));
+    }
+
+    /** An engine with these retry settings (the server's defaults are 1 s and 60 s). */
+    Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries, String operatorNamespace,
+            OperatorRuntime.Retry retry) {
         runtime = new OperatorRuntime(new KubeHttp(requests), new KubeHttp(watches), entries, executor, scheduler,
-                RequestScope.NONE, new OperatorRuntime.Retry(Duration.ofMillis(200), Duration.ofSeconds(2)),
-                dev.mooring.runtime.internal.PassObserver.NONE, operatorNamespace);
+                RequestScope.NONE, retry, dev.mooring.runtime.internal.PassObserver.NONE, operatorNamespace);
         runtime.start();
     }
 

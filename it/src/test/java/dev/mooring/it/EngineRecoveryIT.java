@@ -61,6 +61,41 @@ class EngineRecoveryIT {
         runScenario(true);
     }
 
+    /**
+     * After an outage of the API server, the first write comes within seconds of its return,
+     * however long the outage was (the reconnect delay is capped short and starts again after
+     * every success); during it, the informer reports itself disconnected with the cause.
+     */
+    @Test
+    void afterAnOutageTheFirstWriteComesSoonAfterTheServerIsBack() throws Exception {
+        CoreV1Api core = new CoreV1Api(Testbed.client());
+        String namespace = Testbed.createNamespace(core, "outage");
+        ChildMaker maker = new ChildMaker();
+        ControllerDefinition definition = Engine.definition("outage", V1ConfigMap.class, namespace, null, 1, List.of(), List.of());
+        try (Engine engine = new Engine(Testbed.client(), Testbed.client().setReadTimeout(5_000),
+                List.of(new dev.mooring.runtime.internal.OperatorRuntime.Entry(definition, maker)), "default",
+                new dev.mooring.runtime.internal.OperatorRuntime.Retry(Duration.ofSeconds(1), Duration.ofSeconds(60)))) {
+            engine.awaitReady();
+            create(core, namespace, "before", Map.of("v", "1"));
+            Eventually.await("before's child", TIMEOUT, () -> maker.creates.get() == 1);
+            var informer = engine.runtime.informers().get(0);
+            String port = Testbed.env().getProperty("TESTBED_PORT");
+            Testbed.stop();
+            Eventually.await("the informer disconnected, with the cause", Duration.ofSeconds(30), () -> !informer.connected()
+                    && informer.lastProblem() != null && informer.lastProblem().contains("ConnectException"));
+            Thread.sleep(Duration.ofSeconds(15).toMillis());
+            Testbed.restart(port);
+            long back = System.nanoTime();
+            create(core, namespace, "after", Map.of("v", "1"));
+            Eventually.await("after's child", TIMEOUT, () -> maker.creates.get() == 2);
+            Duration firstWrite = Duration.ofNanos(System.nanoTime() - back);
+            // the bound: the reconnect cap (4 s, jittered) and a pass, not a share of the 15 s outage
+            assertTrue(firstWrite.compareTo(Duration.ofSeconds(8)) < 0, "the first write came " + firstWrite
+                    + " after the API server was back from a 15 s outage");
+            assertTrue(informer.connected());
+        }
+    }
+
     private void runScenario(boolean compact) throws Exception {
         CoreV1Api core = new CoreV1Api(Testbed.client());
         String namespace = Testbed.createNamespace(core, compact ? "gone" : "restart");

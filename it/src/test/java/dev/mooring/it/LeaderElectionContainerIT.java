@@ -111,8 +111,9 @@ class LeaderElectionContainerIT {
         String lease = "/apis/coordination.k8s.io/v1/namespaces/" + namespace + "/leases/mooring";
         deployer.deploy(ELECTED);
         try {
+            // a standby is ready too: wait for the leadership in the data
             Http.Answer ready = Eventually.await("readiness UP as leader", Duration.ofSeconds(60), () -> Http.get("/health/ready"),
-                    answer -> answer.status() == 200);
+                    answer -> answer.status() == 200 && answer.check("mooring-controllers").getJsonObject("data").getBoolean("leader"));
             assertTrue(ready.body().contains("leader (replica-one"), ready.body());
             JsonObject held = raw.get(lease, Map.of());
             assertEquals("replica-one", held.getAsJsonObject("spec").get("holderIdentity").getAsString());

@@ -62,6 +62,20 @@ final class LibertyProcess {
         return server;
     }
 
+    /** Bootstrap properties for the webhook certificate the tests use (for service mooring-it.default). */
+    static String[] webhookTls() {
+        Path tls = Path.of(System.getProperty("mooring.it.testbed"), "webhook-tls");
+        return new String[] {"mooring.webhook.tls.cert-file=" + tls.resolve("tls.crt"), "mooring.webhook.tls.key-file=" + tls.resolve("tls.key")};
+    }
+
+    /** Bootstrap properties for leader election on Lease {@code namespace/lease} as {@code identity}: 6 s lease, 4 s deadline, 1 s retry. */
+    static List<String> election(String identity, String namespace, String lease) {
+        return List.of("mooring.leader-election.enabled=true", "mooring.leader-election.identity=" + identity,
+                "mooring.leader-election.namespace=" + namespace, "mooring.leader-election.lease-name=" + lease,
+                "mooring.leader-election.lease-duration=6s", "mooring.leader-election.renew-deadline=4s",
+                "mooring.leader-election.retry-period=1s");
+    }
+
     Path log() {
         return usr.resolve("servers/" + name + "/logs/messages.log");
     }

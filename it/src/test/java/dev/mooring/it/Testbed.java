@@ -101,8 +101,30 @@ final class Testbed {
         script("down", runDir().toString());
     }
 
-    /** Start it again on the same port, keeping the objects of before. */
+    /**
+     * Start it again on the same port, keeping the objects of before. etcd's default ports
+     * (2379, 2380) are held meanwhile where they are free, as a local etcd or a second run on the
+     * machine would hold them: the restart must pick free ones.
+     */
     static void restart(String port) throws IOException, InterruptedException {
+        List<java.net.ServerSocket> held = new java.util.ArrayList<>();
+        for (int etcdDefault : new int[] {2379, 2380}) {
+            try {
+                held.add(new java.net.ServerSocket(etcdDefault, 1, java.net.InetAddress.getLoopbackAddress()));
+            } catch (IOException taken) {
+                // already in use by someone else: the condition holds anyway
+            }
+        }
+        try {
+            restartOn(port);
+        } finally {
+            for (java.net.ServerSocket socket : held) {
+                socket.close();
+            }
+        }
+    }
+
+    private static void restartOn(String port) throws IOException, InterruptedException {
         List<String> command = new java.util.ArrayList<>(List.of("bash", System.getProperty("mooring.it.testbed.script"), "up",
                 runDir().toString()));
         command.addAll(List.of(System.getProperty("mooring.it.testbed.args", "").trim().split("\\s+")));

@@ -69,6 +69,11 @@ public class AdmissionExtension implements Extension {
             event.addDeploymentProblem(e);
         }
         try {
+            MooringConfig.admissionPool(config);
+        } catch (RuntimeException e) {
+            event.addDeploymentProblem(e);
+        }
+        try {
             AdmissionRoutes.requireUniquePaths(routes());
             routes().forEach(route -> LOG.info(() -> "Found admission webhook " + route.describe() + " at " + route.path()
                     + " for " + route.resource() + " " + route.operations()));

@@ -14,13 +14,11 @@ import dev.mooring.runtime.internal.ResourceTypes;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -46,6 +44,7 @@ import java.util.logging.Logger;
  */
 @Singleton
 @Startup
+@DependsOn("MooringThreads")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class AdmissionService {
 
@@ -81,11 +80,8 @@ public class AdmissionService {
     @Inject
     RuntimeMetrics metrics;
 
-    @Resource
-    ManagedExecutorService executor;
-
-    @Resource
-    ManagedScheduledExecutorService scheduler;
+    @Inject
+    MooringThreads threads;
 
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
     private final Map<Class<?>, Object> beans = new HashMap<>();
@@ -114,12 +110,12 @@ public class AdmissionService {
             beans.put(beanClass, beanManager.getReference(policy.bean(), beanClass, context));
             routes.addAll(policy.routes());
         }
-        dispatcher = new AdmissionDispatcher(routes, this::invoke, executor, new Reads(), requestScopes,
+        dispatcher = new AdmissionDispatcher(routes, this::invoke, threads.admission(), new Reads(), requestScopes,
                 metrics.admission(routes));
         try {
             certificate = new ServingCertificate(config.webhookTls(), config.webhookClientAuth(), config.webhookHost(),
                     config.webhookPort());
-            scheduler.scheduleWithFixedDelay(certificate::check, 0, CERTIFICATE_CHECK.toMillis(), TimeUnit.MILLISECONDS);
+            threads.timers().scheduleWithFixedDelay(certificate::check, 0, CERTIFICATE_CHECK.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             tlsProblem = e.getMessage();
             LOG.severe("Admission webhooks cannot serve: " + e.getMessage());
@@ -151,7 +147,7 @@ public class AdmissionService {
             caches.put(policy.bean().getBeanClass(), byKind);
             policy.cached().forEach(kind -> pendingCaches.put(kind, "waiting for discovery"));
         }
-        cacheStartup = executor.submit(() -> {
+        cacheStartup = threads.loops().submit(() -> {
             for (AdmissionExtension.Policy policy : policies) {
                 for (Class<? extends KubernetesObject> kind : policy.cached()) {
                     startCache(caches.get(policy.bean().getBeanClass()), kind);
@@ -167,7 +163,7 @@ public class AdmissionService {
             if (type != null) {
                 Informer<?> informer = pool.acquire(type, null, null, CACHE_RESYNC);
                 byKind.put(kind, informer);
-                pool.start(informer, executor, scheduler);
+                pool.start(informer, threads.loops(), threads.timers());
             }
             pendingCaches.remove(kind);
         } catch (InterruptedException e) {

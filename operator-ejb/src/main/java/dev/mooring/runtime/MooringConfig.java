@@ -27,15 +27,25 @@ public class MooringConfig {
     @Inject
     Config config;
 
+    /** For CDI. */
+    public MooringConfig() {
+    }
+
+    /** Over a given configuration (for the deployment-time check). */
+    MooringConfig(Config config) {
+        this.config = config;
+    }
+
     /**
      * {@code mooring.namespace}: the operator's namespace, the default scope of controllers.
      * Defaults to the in-cluster service account's namespace, else {@code default}.
      */
     public String namespace() {
-        return config.getOptionalValue("mooring.namespace", String.class)
-                .filter(value -> !value.isBlank())
+        return dev.mooring.runtime.internal.KubeNames.namespace(config.getOptionalValue("mooring.namespace", String.class)
+                .map(String::trim)
+                .filter(value -> !value.isEmpty())
                 .or(MooringConfig::serviceAccountNamespace)
-                .orElse("default");
+                .orElse("default"), "mooring.namespace");
     }
 
     /** {@code mooring.kubeconfig}: path of a kubeconfig file (see {@link KubernetesConnection} for the order). */
@@ -99,6 +109,41 @@ public class MooringConfig {
                 config.getOptionalValue(CLIENT_CA_FILE, String.class).filter(value -> !value.isBlank()).map(Path::of).orElse(null),
                 Path.of(keyStore),
                 text("mooring.webhook.tls.keystore-password", "mooring-webhook").toCharArray());
+    }
+
+    /**
+     * The size of the pool admission methods run on.
+     *
+     * @param threads the most methods running at once
+     * @param queue the most calls waiting for a thread; a call beyond both is answered 503 at once
+     */
+    public record AdmissionPool(int threads, int queue) {
+    }
+
+    /**
+     * {@code mooring.admission.threads} (default 8) and {@code mooring.admission.queue} (default 32).
+     *
+     * @throws IllegalArgumentException naming the property unless each is a whole number of at least 1
+     */
+    public AdmissionPool admissionPool() {
+        return admissionPool(config);
+    }
+
+    static AdmissionPool admissionPool(Config config) {
+        return new AdmissionPool(positiveInt(config, "mooring.admission.threads", 8), positiveInt(config, "mooring.admission.queue", 32));
+    }
+
+    private static int positiveInt(Config config, String key, int defaultValue) {
+        String value = config.getOptionalValue(key, String.class).map(String::trim).orElse(Integer.toString(defaultValue));
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= 1) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        throw new IllegalArgumentException(key + " must be a whole number of at least 1, not '" + value + "'");
     }
 
     private static final String CLIENT_AUTH = "mooring.webhook.tls.client-auth";

@@ -8,13 +8,11 @@ import dev.mooring.runtime.internal.OperatorRuntime;
 import dev.mooring.runtime.internal.WatchMapper;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.Bean;
@@ -41,6 +39,7 @@ import java.util.logging.Logger;
  */
 @Singleton
 @Startup
+@DependsOn("MooringThreads")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class OperatorManager {
 
@@ -61,11 +60,8 @@ public class OperatorManager {
     @Inject
     RequestScopes requestScopes;
 
-    @Resource
-    ManagedExecutorService executor;
-
-    @Resource
-    ManagedScheduledExecutorService scheduler;
+    @Inject
+    MooringThreads threads;
 
     @Inject
     jakarta.enterprise.event.Event<dev.mooring.api.LifecycleEvent> lifecycle;
@@ -95,11 +91,19 @@ public class OperatorManager {
             for (ReconcilerExtension.Discovered controller : discovered) {
                 entries.add(entry(controller, namespace));
             }
-            runtime = new OperatorRuntime(kubernetes.requests(), kubernetes.watches(), entries, executor, scheduler,
-                    requestScopes, config.retry(), metrics, namespace);
+            dev.mooring.runtime.internal.KubeHttp requests = kubernetes.requests();
             if (config.leaderElectionEnabled()) {
                 elector = new dev.mooring.runtime.internal.LeaderElector(kubernetes.requests(), config.leaderElection());
+                // every write of the controllers (objects, status, Events) is checked against the leadership by this
+                // replica's own monotonic clock just before it is sent: a leader paused past its renew deadline (a long
+                // GC, SIGSTOP, a partition) sends nothing when it resumes, before its elector notices the loss
+                dev.mooring.runtime.internal.LeaderElector election = elector;
+                requests = requests.guardWrites(election::isLeader, "this replica's leadership of Lease "
+                        + election.settings().namespace() + "/" + election.settings().name() + " expired (renew deadline "
+                        + election.settings().renewDeadline().toSeconds() + " s passed without a renewal)");
             }
+            runtime = new OperatorRuntime(requests, kubernetes.watches(), entries, threads.loops(), threads.timers(),
+                    requestScopes, config.retry(), metrics, namespace);
             metrics.register(runtime, entries.stream().map(OperatorRuntime.Entry::definition).toList(), this::ready, elector);
         } catch (RuntimeException e) {
             startFailures.add(rootMessage(e));
@@ -115,14 +119,14 @@ public class OperatorManager {
             }
             if (elector != null) {
                 // a failed leader gives up its Lease, so that a healthy standby can take over
-                executor.submit(() -> elector.stop(elector.settings().renewDeadline()));
+                threads.loops().submit(() -> elector.stop(elector.settings().renewDeadline()));
             }
         });
         fire(dev.mooring.api.LifecycleEvent.Type.STARTUP, dev.mooring.api.LifecycleEvent.Scope.PROCESS, null);
         if (elector == null) {
             started.start();
         } else {
-            executor.submit(this::elect);
+            threads.loops().submit(this::elect);
         }
     }
 
@@ -263,17 +267,32 @@ public class OperatorManager {
 
     /**
      * True when the runtime is healthy, this replica leads (with leader election) and every
-     * controller has synced and is reconciling. Standbys are never ready.
+     * controller has synced and is reconciling.
      */
     public boolean ready() {
         OperatorRuntime running = runtime;
         return healthy() && (elector == null || elector.isLeader()) && (running == null || running.ready());
     }
 
-    /** True on a healthy replica that runs the election and does not lead (it has started as a standby). */
-    public boolean standby() {
+    /**
+     * Readiness: {@link #ready()} on the leader (or without election); on a standby, healthy and
+     * in contact with the API server through the election, so able to take over. Leadership is
+     * reported in the check's data and the {@code leader_election_master_status} gauge, never as
+     * DOWN: a Deployment's rolling update waits for readiness, and a standby that never became
+     * ready would never replace the old leader.
+     */
+    public boolean readyToServe() {
         dev.mooring.runtime.internal.LeaderElector running = elector;
-        return running != null && !running.isLeader() && started();
+        if (running != null && !running.isLeader() && !leaderTerm.get()) {
+            return healthy() && running.connected();
+        }
+        return ready();
+    }
+
+    /** True while this replica leads, or always without election; null-free for health data. */
+    public boolean leader() {
+        dev.mooring.runtime.internal.LeaderElector running = elector;
+        return running == null || running.isLeader();
     }
 
     /** True after the initial sync on the leader (or without election), after the election started on a standby. */
@@ -295,6 +314,25 @@ public class OperatorManager {
         }
         return (running.isLeader() ? "leader" : "standby") + " (" + running.settings().identity() + ", Lease "
                 + running.settings().namespace() + "/" + running.settings().name() + ")";
+    }
+
+    /**
+     * The connection of each informer, for the health checks' data: {@code connected}, or since
+     * when it is not and why. An outage of the API server is reported, not a DOWN: an unready
+     * pod would leave the webhook Service without endpoints, and a dead one would not come back
+     * sooner than the API server.
+     */
+    public java.util.Map<String, String> connections() {
+        OperatorRuntime running = runtime;
+        java.util.Map<String, String> connections = new java.util.LinkedHashMap<>();
+        if (running != null) {
+            for (dev.mooring.runtime.internal.Informer<?> informer : running.informers()) {
+                connections.put("informer " + informer.describe(), informer.connected() ? "connected"
+                        : "disconnected" + (informer.lastContactMillis() == 0 ? "" : " since "
+                        + java.time.Instant.ofEpochMilli(informer.lastContactMillis())) + ": " + informer.lastProblem());
+            }
+        }
+        return connections;
     }
 
     /** Distinct informers (watch subscriptions). */

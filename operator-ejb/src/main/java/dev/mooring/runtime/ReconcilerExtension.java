@@ -87,13 +87,6 @@ public class ReconcilerExtension implements Extension {
 
     void validate(@Observes AfterDeploymentValidation event) {
         Config config = ConfigProvider.getConfig(Thread.currentThread().getContextClassLoader());
-        try {
-            if (MooringConfig.leaderElectionEnabled(config)) {
-                MooringConfig.leaderElection(config, "default");
-            }
-        } catch (RuntimeException e) {
-            event.addDeploymentProblem(e);
-        }
         Map<String, Class<?>> names = new HashMap<>();
         for (Candidate candidate : candidates) {
             try {
@@ -117,6 +110,16 @@ public class ReconcilerExtension implements Extension {
                 event.addDeploymentProblem(e);
             }
         }
+        // every declared controller's name counts, also of one whose options failed above (reported already)
+        java.util.Set<String> declared = new java.util.TreeSet<>(names.keySet());
+        for (Candidate candidate : candidates) {
+            try {
+                declared.add(ControllerOptions.nameOf(candidate.options(), candidate.kind()));
+            } catch (RuntimeException e) {
+                // a kind that cannot be named was reported above
+            }
+        }
+        ConfigCheck.problems(config, declared).forEach(event::addDeploymentProblem);
     }
 
     /** The validated controllers of this deployment, in discovery order. */

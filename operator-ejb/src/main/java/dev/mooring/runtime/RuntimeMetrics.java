@@ -107,6 +107,17 @@ public class RuntimeMetrics implements PassObserver {
         metrics.time().update(duration);
     }
 
+    /** Gauges of an informer's connection: the outage of the API server shows here, and in the health checks' data. */
+    @Override
+    public void informerCreated(dev.mooring.runtime.internal.Informer<?> informer) {
+        Tag tag = new Tag("informer", informer.describe());
+        registry.gauge(meta("mooring_informer_connected", "1 while the informer's last list or watch reached the API server"),
+                () -> informer.connected() ? 1 : 0, tag);
+        registry.gauge(meta("mooring_informer_last_contact_seconds",
+                "When the API server last answered the informer, in seconds since the epoch (0: never)"),
+                () -> informer.lastContactMillis() / 1000.0, tag);
+    }
+
     /**
      * Register the admission metrics of these routes (labelled by path) and return the observer
      * that updates them.

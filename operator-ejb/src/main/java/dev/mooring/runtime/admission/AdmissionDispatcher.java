@@ -51,6 +51,7 @@ import java.util.logging.Logger;
  * AdmissionReview, no request or uid, a member of the wrong type, a name, namespace, group, version, kind or
  * resource that breaks Kubernetes' rules, or a request the route does not admit (kind, resource,
  * subresource, operation, objects)</td></tr>
+ * <tr><td>503</td><td>every admission thread is busy and the queue is full</td></tr>
  * <tr><td>504</td><td>the method did not return within the route's timeout</td></tr>
  * <tr><td>200</td><td>an answer: allowed (with a patch from a mutator), or denied by {@link AdmissionDenied}
  * (its code), by an object the model cannot decode (422) or by an unexpected exception (500, generic message)</td></tr>
@@ -208,11 +209,18 @@ public final class AdmissionDispatcher {
 
     private Answer review(AdmissionRoute route, Decoded decoded) {
         TypedAdmissionRequest<?> request = decoded.request();
-        Future<Object> call = executor.submit(() -> {
-            try (RequestScope.Activation active = scope.activate()) {
-                return invoker.invoke(route, request);
-            }
-        });
+        Future<Object> call;
+        try {
+            call = executor.submit(() -> {
+                try (RequestScope.Activation active = scope.activate()) {
+                    return invoker.invoke(route, request);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.warning(() -> "Admission is overloaded: every admission thread is busy and the queue is full; " + request
+                    + " refused (mooring.admission.threads, mooring.admission.queue)");
+            return message(503, "Admission webhook is overloaded: every admission thread is busy", request.uid());
+        }
         Object result;
         try {
             result = call.get(route.timeoutSeconds(), TimeUnit.SECONDS);
@@ -230,8 +238,6 @@ public final class AdmissionDispatcher {
                 return denial(request, denied.code(), denied.reason(), denied.getMessage());
             }
             return failure(route, request, e.getCause());
-        } catch (RuntimeException e) {
-            return failure(route, request, e); // the executor refused the call
         }
         if (!route.mutating() || result == null) {
             return allowed(request, null);

@@ -31,8 +31,18 @@ final class Children {
     }
 
     static <C extends KubernetesObject> C ensure(ResourceClient client, KubernetesObject owner, C desired) {
+        return ensure(client, owner, desired, null);
+    }
+
+    /**
+     * Ensure against {@code cache} (the controller's informer of the owned kind) when there is
+     * one: an unchanged child costs no request, a changed one a guarded PATCH of the cached copy
+     * (a stale copy conflicts and the pass is retried). A child missing from the cache is read
+     * live before it is created, since a child created a moment ago may not be cached yet.
+     */
+    static <C extends KubernetesObject> C ensure(ResourceClient client, KubernetesObject owner, C desired, Cache<C> cache) {
         C want = withDefaults(owner, desired);
-        Optional<C> live = client.get(kindOf(want), want.getMetadata().getNamespace(), want.getMetadata().getName());
+        Optional<C> live = current(client, cache, want);
         if (live.isEmpty()) {
             want.getMetadata().setOwnerReferences(withReference(want.getMetadata().getOwnerReferences(), reference(owner)));
             return client.create(want);
@@ -47,9 +57,14 @@ final class Children {
     }
 
     static <C extends KubernetesObject> C apply(ResourceClient client, KubernetesObject owner, C desired, String fieldManager) {
+        return apply(client, owner, desired, fieldManager, null);
+    }
+
+    /** Server-side apply (one request); the ownership check reads {@code cache} when there is one. */
+    static <C extends KubernetesObject> C apply(ResourceClient client, KubernetesObject owner, C desired, String fieldManager,
+            Cache<C> cache) {
         C want = withDefaults(owner, desired);
-        client.get(kindOf(want), want.getMetadata().getNamespace(), want.getMetadata().getName())
-                .ifPresent(current -> checkControlledBy(current, owner));
+        current(client, cache, want).ifPresent(current -> checkControlledBy(current, owner));
         want.getMetadata().setOwnerReferences(List.of(reference(owner)));
         return client.apply(want, fieldManager);
     }
@@ -102,6 +117,14 @@ final class Children {
         return want;
     }
 
+    /** The child as cached, else as stored (a cache miss may be a child created a moment ago). */
+    private static <C extends KubernetesObject> Optional<C> current(ResourceClient client, Cache<C> cache, C want) {
+        String namespace = want.getMetadata().getNamespace();
+        String name = want.getMetadata().getName();
+        Optional<C> cached = cache == null ? Optional.empty() : cache.get(namespace, name);
+        return cached.isPresent() ? cached : client.get(kindOf(want), namespace, name);
+    }
+
     @SuppressWarnings("unchecked")
     private static <C extends KubernetesObject> Class<C> kindOf(C object) {
         return (Class<C>) object.getClass();
@@ -126,6 +149,16 @@ final class Children {
                 : references.stream().filter(ref -> Boolean.TRUE.equals(ref.getController())).findFirst();
     }
 
+    /** How long a pass waits for the child of a replaced owner, unless its deletion comes first. */
+    static final java.time.Duration PREVIOUS_OWNER_WAIT = java.time.Duration.ofSeconds(5);
+
+    /** True when {@code controller} names an earlier object of the owner's kind and name (another UID): the owner was replaced. */
+    static boolean controlledByPrevious(V1OwnerReference controller, KubernetesObject owner) {
+        return Objects.equals(controller.getKind(), owner.getKind()) && Objects.equals(controller.getName(), owner.getMetadata().getName())
+                && Objects.equals(controller.getApiVersion(), owner.getApiVersion())
+                && !Objects.equals(controller.getUid(), owner.getMetadata().getUid());
+    }
+
     private static void checkControlledBy(KubernetesObject child, KubernetesObject owner) {
         String what = child.getClass().getSimpleName() + " " + ObjectKey.of(child);
         String ownerText = owner.getKind() + " " + owner.getMetadata().getName();
@@ -134,6 +167,12 @@ final class Children {
             throw new TerminalException(what + " exists and has no controller; refusing to adopt it for " + ownerText);
         }
         if (!Objects.equals(controller.get().getUid(), owner.getMetadata().getUid())) {
+            if (controlledByPrevious(controller.get(), owner)) {
+                // the owner was deleted and created again under its name: Kubernetes' garbage collector removes the
+                // old child soon, and its deletion brings this owner back (the owner mapper goes by name)
+                throw new dev.mooring.api.Wait("PreviousOwnersChild", what + " is still controlled by the previous "
+                        + ownerText + " (uid " + controller.get().getUid() + "); waiting for its deletion", PREVIOUS_OWNER_WAIT);
+            }
             throw new TerminalException(what + " is controlled by " + controller.get().getKind() + " "
                     + controller.get().getName() + "; refusing to take it over for " + ownerText);
         }

@@ -27,6 +27,10 @@ public final class ControllerOptions {
     /** Prefix of per-controller properties. */
     public static final String PREFIX = "mooring.controller.";
 
+    /** The options a {@code mooring.controller.<name>.<option>} property can set. */
+    public static final List<String> OPTIONS = List.of("namespace", "all-namespaces", "label-selector", "workers", "resync",
+            "sync-timeout", "shutdown-timeout", "reconcile-timeout", "status-events");
+
     private final Class<?> beanClass;
     private final Controller annotation;
     private final String name;
@@ -37,6 +41,11 @@ public final class ControllerOptions {
         this.annotation = annotation;
         this.name = name;
         this.config = config;
+    }
+
+    /** The controller's name: {@code @Controller(name)}, else its kind in lower case. */
+    public static String nameOf(Controller annotation, Class<? extends KubernetesObject> kind) {
+        return annotation.name().isEmpty() ? ModelKind.of(kind).kind().toLowerCase(Locale.ROOT) : annotation.name();
     }
 
     /**
@@ -55,7 +64,7 @@ public final class ControllerOptions {
     public static ControllerDefinition resolve(Class<?> beanClass, Controller annotation,
             Class<? extends KubernetesObject> kind, boolean cleans, Function<String, Optional<String>> config) {
         String where = "@Controller(name) on " + beanClass.getName();
-        String name = annotation.name().isEmpty() ? ModelKind.of(kind).kind().toLowerCase(Locale.ROOT) : annotation.name();
+        String name = nameOf(annotation, kind);
         if (name.isBlank()) {
             throw new IllegalArgumentException(where + " must not be blank");
         }
@@ -76,6 +85,14 @@ public final class ControllerOptions {
                     + beanClass.getName() + ")");
         }
         String selector = text("label-selector", "labelSelector", annotation.labelSelector());
+        if (!selector.isBlank()) {
+            try {
+                dev.mooring.runtime.admission.LabelSelectors.parse(selector);
+            } catch (IllegalArgumentException e) {
+                String source = config.apply(key("label-selector")).isPresent() ? key("label-selector") : attribute("labelSelector");
+                throw new IllegalArgumentException(source + " is not a label selector: " + e.getMessage());
+            }
+        }
         int workers = workers();
         Duration resync = duration("resync", "resync", annotation.resync(), true);
         Duration syncTimeout = duration("sync-timeout", "syncTimeout", annotation.syncTimeout(), true);

@@ -125,7 +125,12 @@ public final class ControllerRunner<T extends KubernetesObject> {
         });
     }
 
-    /** Subscribe to an owned kind: a child's change enqueues its controlling owner if it is a cached primary. */
+    /**
+     * Subscribe to an owned kind: a child's change enqueues its controlling owner if it is a
+     * cached primary (same UID); a child's deletion enqueues the cached primary of the owner's
+     * name whatever its UID, so that the deletion of a child of a replaced owner brings the new
+     * owner of the same name back at once.
+     */
     public <C extends KubernetesObject> void attachOwned(Informer<C> children) {
         register(children);
         ownedCaches.putIfAbsent(children.type().modelClass(), new InformerCache<>(children));
@@ -136,7 +141,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     @SuppressWarnings("unchecked")
     public <D extends KubernetesObject> void attachWatch(Informer<D> dependency, WatchMapper mapper) {
         register(dependency);
-        subscribe(dependency, mapper.description(), object -> {
+        subscribe(dependency, mapper.description(), (object, deleted) -> {
             Collection<?> keys = mapper.mapper().map(object);
             if (keys == null) {
                 return List.of();
@@ -160,7 +165,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     }
 
     private interface KeyMapping<D> {
-        Collection<ObjectKey> keys(D object) throws Exception;
+        Collection<ObjectKey> keys(D object, boolean deleted) throws Exception;
     }
 
     /** Maps old and new states of a watched object; the whole mapping succeeds before any key is enqueued. */
@@ -168,29 +173,29 @@ public final class ControllerRunner<T extends KubernetesObject> {
         informer.addListener(new InformerListener<>() {
             @Override
             public void onAdd(D object) {
-                enqueueMapped(object, null);
+                enqueueMapped(object, null, false);
             }
 
             @Override
             public void onUpdate(D oldObject, D newObject) {
-                enqueueMapped(newObject, oldObject);
+                enqueueMapped(newObject, oldObject, false);
             }
 
             @Override
             public void onDelete(D object) {
-                enqueueMapped(object, null);
+                enqueueMapped(object, null, true);
             }
 
-            private void enqueueMapped(D object, D previous) {
+            private void enqueueMapped(D object, D previous, boolean deleted) {
                 if (state.get() == ControllerState.FAILED || state.get() == ControllerState.STOPPED) {
                     return;
                 }
                 Set<ObjectKey> keys = new LinkedHashSet<>();
                 try {
                     if (previous != null && previous != object) {
-                        keys.addAll(mapping.keys(Models.copy(previous)));
+                        keys.addAll(mapping.keys(Models.copy(previous), false));
                     }
-                    keys.addAll(mapping.keys(Models.copy(object)));
+                    keys.addAll(mapping.keys(Models.copy(object), deleted));
                 } catch (Exception | Error e) {
                     fail(new IllegalStateException("Watch mapping of " + informer.type().kind() + " "
                             + ObjectKey.of(object) + " by " + description + " failed: " + e, e));
@@ -201,7 +206,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         });
     }
 
-    private Collection<ObjectKey> controllingOwner(KubernetesObject child) {
+    private Collection<ObjectKey> controllingOwner(KubernetesObject child, boolean deleted) {
         ResourceType<T> primaryType = primary.type();
         List<V1OwnerReference> references = child.getMetadata().getOwnerReferences();
         if (references == null) {
@@ -214,7 +219,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
                 ObjectKey key = new ObjectKey(primaryType.namespaced() ? child.getMetadata().getNamespace() : null,
                         reference.getName());
                 primary.get(key)
-                        .filter(owner -> Objects.equals(owner.getMetadata().getUid(), reference.getUid()))
+                        .filter(owner -> deleted || Objects.equals(owner.getMetadata().getUid(), reference.getUid()))
                         .ifPresent(owner -> owners.add(key));
             }
         }
@@ -378,8 +383,10 @@ public final class ControllerRunner<T extends KubernetesObject> {
 
     /**
      * One pass. With a declared cleanup: an object being deleted gets {@code cleanup} and then
-     * loses the finalizer (only if the finalizer is there); any other object first gets the
-     * finalizer persisted, then {@code reconcile} on the live object that carries it.
+     * loses the finalizer (only if the finalizer is there); any other object is reconciled as
+     * cached when it carries the finalizer (no request), else first gets it with one guarded
+     * PATCH of the cached copy (a stale copy conflicts and the pass is retried), then
+     * {@code reconcile} on the object as stored.
      */
     @SuppressWarnings("unchecked")
     private dev.mooring.api.Result pass(T object, ReconcileContext<T> context) throws Exception {
@@ -396,8 +403,13 @@ public final class ControllerRunner<T extends KubernetesObject> {
             }
             return dev.mooring.api.Result.done();
         }
-        T live = context.client().ensureFinalizer(object, finalizer);
-        return reconciler.reconcile(live, context);
+        List<String> finalizers = object.getMetadata().getFinalizers();
+        if (finalizers != null && finalizers.contains(finalizer)) {
+            return reconciler.reconcile(object, context);
+        }
+        T marked = context.client() instanceof LiveResourceClient live ? live.addFinalizer(object, finalizer)
+                : context.client().ensureFinalizer(object, finalizer);
+        return reconciler.reconcile(marked, context);
     }
 
     private ScheduledFuture<?> scheduleTimeout(AtomicBoolean timedOut) {

@@ -61,6 +61,21 @@ public final class Informer<T extends KubernetesObject> {
     private volatile boolean initialListDone;
     private final java.util.concurrent.atomic.AtomicLong listsDone = new java.util.concurrent.atomic.AtomicLong();
     private String resourceVersion;
+    private Duration reconnect = FIRST_RECONNECT;
+    private volatile boolean connected;
+    private volatile long lastContactMillis;
+    private volatile String lastProblem;
+
+    /** The first delay before reconnecting after a failed list or watch; it doubles up to {@link #RECONNECT_CAP}. */
+    static final Duration FIRST_RECONNECT = Duration.ofMillis(250);
+    /**
+     * The longest delay between two reconnection attempts (or {@code mooring.retry.max-delay} when
+     * smaller): short, so that the informer is back within seconds of the API server, whatever
+     * the outage lasted. The delay starts again from {@link #FIRST_RECONNECT} after every
+     * successful list or watch, and each wait is jittered so that many informers do not reconnect
+     * at once.
+     */
+    static final Duration RECONNECT_CAP = Duration.ofSeconds(4);
 
     /**
      * @param namespace the namespace to watch, or null for all namespaces (or a cluster-scoped kind)
@@ -101,7 +116,6 @@ public final class Informer<T extends KubernetesObject> {
      * reported to the failure listeners and by {@link #failure()}.
      */
     public void run() {
-        Duration backoff = Duration.ofSeconds(1);
         boolean needList = true;
         try {
             while (!stopped) {
@@ -111,7 +125,6 @@ public final class Informer<T extends KubernetesObject> {
                         needList = false;
                     }
                     needList = watchOnce();
-                    backoff = Duration.ofSeconds(1);
                 } catch (KubernetesException e) {
                     if (stopped) {
                         break;
@@ -123,10 +136,14 @@ public final class Informer<T extends KubernetesObject> {
                         needList = true;
                         continue;
                     }
-                    LOG.log(Level.WARNING, "Watch of {0} failed, retrying in {1} s: {2}",
-                            new Object[] {describe(), backoff.toMillis() / 1000.0, e.getMessage()});
-                    sleep(jittered(backoff));
-                    backoff = min(backoff.multipliedBy(2), backoffCap);
+                    boolean first = connected || lastProblem == null;
+                    connected = false;
+                    lastProblem = e.getMessage();
+                    Duration delay = jittered(reconnect);
+                    LOG.log(first ? Level.WARNING : Level.FINE, "Watch of {0} failed, retrying in {1} s: {2}",
+                            new Object[] {describe(), delay.toMillis() / 1000.0, e.getMessage()});
+                    sleep(delay);
+                    reconnect = min(reconnect.multipliedBy(2), min(RECONNECT_CAP, backoffCap));
                 }
             }
         } catch (RuntimeException | Error e) {
@@ -224,6 +241,7 @@ public final class Informer<T extends KubernetesObject> {
                 query.put("labelSelector", labelSelector);
             }
             JsonObject page = lists.get(type.collectionPath(namespace), query);
+            contact();
             for (JsonElement item : page.getAsJsonArray("items")) {
                 T object = Models.fromJson(item.getAsJsonObject(), type);
                 listed.put(ObjectKey.of(object), object);
@@ -273,7 +291,9 @@ public final class Informer<T extends KubernetesObject> {
             if (stopped) {
                 return false;
             }
+            contact();
             for (Watch.Response<JsonObject> event : watch) {
+                lastContactMillis = System.currentTimeMillis();
                 if (handle(event)) {
                     return true;
                 }
@@ -381,8 +401,34 @@ public final class Informer<T extends KubernetesObject> {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
+    /** Between half and all of {@code d}: informers that lost the server together do not come back together. */
     private static Duration jittered(Duration d) {
-        return Duration.ofNanos((long) (d.toNanos() * (0.9 + 0.2 * ThreadLocalRandom.current().nextDouble())));
+        return Duration.ofNanos((long) (d.toNanos() * (0.5 + 0.5 * ThreadLocalRandom.current().nextDouble())));
+    }
+
+    /** The API server answered: reconnection delays start from the beginning again. */
+    private void contact() {
+        if (!connected && lastProblem != null) {
+            LOG.info(() -> "The API server answers the informer of " + describe() + " again");
+        }
+        connected = true;
+        lastContactMillis = System.currentTimeMillis();
+        reconnect = FIRST_RECONNECT;
+    }
+
+    /** True while the last list or watch of this informer reached the API server. */
+    public boolean connected() {
+        return connected;
+    }
+
+    /** When the API server last answered this informer (epoch milliseconds), 0 before the first answer. */
+    public long lastContactMillis() {
+        return lastContactMillis;
+    }
+
+    /** Why the last list or watch failed, or null. */
+    public String lastProblem() {
+        return lastProblem;
     }
 
     private void sleep(Duration d) throws InterruptedException {

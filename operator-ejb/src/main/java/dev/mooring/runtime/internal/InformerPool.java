@@ -33,10 +33,23 @@ public final class InformerPool {
     private final List<Future<?>> tasks = new ArrayList<>();
     private boolean stopped;
 
+    private final java.util.function.Consumer<Informer<?>> created;
+
     public InformerPool(KubeHttp requests, KubeHttp watches, Duration backoffCap) {
+        this(requests, watches, backoffCap, informer -> { });
+    }
+
+    /** @param created told about every informer the pool creates */
+    public InformerPool(KubeHttp requests, KubeHttp watches, Duration backoffCap, java.util.function.Consumer<Informer<?>> created) {
         this.requests = requests;
         this.watches = watches;
         this.backoffCap = backoffCap;
+        this.created = created;
+    }
+
+    /** The informers created so far. */
+    public synchronized List<Informer<?>> informers() {
+        return List.copyOf(informers.values());
     }
 
     /** The informer for this kind, scope, selector and resync period, created on first use (not started). */
@@ -48,6 +61,7 @@ public final class InformerPool {
         return (Informer<T>) informers.computeIfAbsent(key, k -> {
             Informer<T> informer = new Informer<>(requests, watches, type, scope, labelSelector, backoffCap);
             resyncs.put(informer, resync);
+            created.accept(informer);
             return informer;
         });
     }

@@ -30,9 +30,35 @@ public final class KubeHttp {
     private static final Type WATCH_EVENT = TypeToken.getParameterized(Watch.Response.class, JsonObject.class).getType();
 
     private final ApiClient client;
+    private final java.util.function.BooleanSupplier writesAllowed;
+    private final String refusal;
 
     public KubeHttp(ApiClient client) {
+        this(client, () -> true, null);
+    }
+
+    private KubeHttp(ApiClient client, java.util.function.BooleanSupplier writesAllowed, String refusal) {
         this.client = client;
+        this.writesAllowed = writesAllowed;
+        this.refusal = refusal;
+    }
+
+    /** Thrown instead of sending a write that the write guard refuses; nothing was sent. */
+    public static final class WriteRefused extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        WriteRefused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The same connection, with every request other than a GET checked against {@code allowed}
+     * just before it is sent: when it is false the request is not sent and {@link WriteRefused}
+     * is thrown with {@code refusal} (for a replica whose leadership expired).
+     */
+    public KubeHttp guardWrites(java.util.function.BooleanSupplier allowed, String refusal) {
+        return new KubeHttp(client, allowed, refusal);
     }
 
     public ApiClient apiClient() {
@@ -69,6 +95,9 @@ public final class KubeHttp {
     /** Like {@link #send(String, String, Map, String, String)}, the whole call bounded by {@code timeout} (null: none). */
     public JsonObject send(String method, String path, Map<String, String> query, String body, String contentType,
             java.time.Duration timeout) {
+        if (!"GET".equals(method) && !writesAllowed.getAsBoolean()) {
+            throw new WriteRefused(method + " " + path + " not sent: " + refusal);
+        }
         Call call = buildCall(method, path, query, body, contentType);
         if (timeout != null) {
             call.timeout().timeout(Math.max(1, timeout.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -162,6 +191,14 @@ public final class KubeHttp {
             }
         } catch (RuntimeException notJson) {
             // not JSON (a proxy's text, for instance): kept, shortened, as the message
+        }
+        if (code == 0 && message.isEmpty() && cause != null) {
+            // no answer at all (connection refused, timeout, TLS): the cause is the explanation
+            Throwable root = cause;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            message = "no answer from the API server: " + root;
         }
         boolean failedTest = jsonPatch && code == 422 && causes.length() == 0;
         if (failedTest) {

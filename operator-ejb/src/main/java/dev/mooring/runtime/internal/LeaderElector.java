@@ -108,6 +108,8 @@ public final class LeaderElector {
     private volatile boolean active;
     private volatile boolean electing;
     private volatile long lastRenewed;
+    private volatile long lastContact;
+    private volatile boolean contacted;
     private String observedRecord;
     private long observedAt;
     private String observedUid;
@@ -134,6 +136,14 @@ public final class LeaderElector {
     /** True once the election loop runs (for the started probe of standbys). */
     public boolean electing() {
         return electing;
+    }
+
+    /**
+     * True when the API server answered a Lease request within the last lease duration: a
+     * standby that could take over if the leader's Lease expired.
+     */
+    public boolean connected() {
+        return contacted && nanoTime.getAsLong() - lastContact < settings.leaseDuration().toNanos();
     }
 
     public long acquisitions() {
@@ -242,6 +252,8 @@ public final class LeaderElector {
         Duration timeout = attemptTimeout();
         try {
             Optional<JsonObject> current = get(timeout);
+            lastContact = nanoTime.getAsLong();
+            contacted = true;
             if (current.isEmpty()) {
                 if (active) {
                     throw new LeadershipLost("Leader Lease was deleted");

@@ -81,13 +81,16 @@ public final class LiveResourceClient implements ResourceClient {
         return mutate(resource, change, true);
     }
 
-    @SuppressWarnings("unchecked")
     private <R extends KubernetesObject> R mutate(R resource, Consumer<R> change, boolean status) {
         V1ObjectMeta meta = resource.getMetadata();
         if (meta == null || meta.getName() == null || meta.getUid() == null) {
             throw new IllegalArgumentException("mutate needs a fetched object with metadata.name and metadata.uid");
         }
-        R live = readLive(resource);
+        return change(readLive(resource), change, status);
+    }
+
+    /** The guarded write of {@code change} to {@code live}, an object just read from the server (not read again). */
+    private <R extends KubernetesObject> R change(R live, Consumer<R> change, boolean status) {
         R copy = Models.copy(live);
         change.accept(copy);
         JsonArray operations = Patches.diff(live, copy);
@@ -133,11 +136,35 @@ public final class LiveResourceClient implements ResourceClient {
             throw new TerminalException("Cannot add finalizer " + finalizer + " to " + live.getClass().getSimpleName() + " "
                     + dev.mooring.api.ObjectKey.of(live) + ": its deletion has begun");
         }
-        return mutate(live, copy -> {
+        return change(live, copy -> {
             List<String> updated = new ArrayList<>(finalizers == null ? List.of() : finalizers);
             updated.add(finalizer);
             copy.getMetadata().setFinalizers(updated);
-        });
+        }, false);
+    }
+
+    /**
+     * Add {@code finalizer} to an object from a cache with one guarded PATCH (tests on UID and
+     * resourceVersion), without reading it: a stale copy fails with a conflict and the pass is
+     * retried with the newer one. The runtime uses it when the cached object lacks its finalizer.
+     *
+     * @return the object as stored, carrying the finalizer
+     */
+    public <R extends KubernetesObject> R addFinalizer(R cached, String finalizer) {
+        checkFinalizerName(finalizer);
+        if (cached.getMetadata().getDeletionTimestamp() != null) {
+            throw new TerminalException("Cannot add finalizer " + finalizer + " to " + cached.getClass().getSimpleName() + " "
+                    + dev.mooring.api.ObjectKey.of(cached) + ": its deletion has begun");
+        }
+        List<String> finalizers = cached.getMetadata().getFinalizers();
+        if (finalizers != null && finalizers.contains(finalizer)) {
+            return cached;
+        }
+        return change(cached, copy -> {
+            List<String> updated = new ArrayList<>(finalizers == null ? List.of() : finalizers);
+            updated.add(finalizer);
+            copy.getMetadata().setFinalizers(updated);
+        }, false);
     }
 
     @Override
@@ -148,8 +175,8 @@ public final class LiveResourceClient implements ResourceClient {
         if (finalizers == null || !finalizers.contains(finalizer)) {
             return live;
         }
-        return mutate(live, copy -> copy.getMetadata().setFinalizers(
-                new ArrayList<>(finalizers.stream().filter(name -> !name.equals(finalizer)).toList())));
+        return change(live, copy -> copy.getMetadata().setFinalizers(
+                new ArrayList<>(finalizers.stream().filter(name -> !name.equals(finalizer)).toList())), false);
     }
 
     @Override

@@ -71,7 +71,7 @@ public final class OperatorRuntime {
             String operatorNamespace) {
         this.requests = requests;
         this.types = new ResourceTypes(requests);
-        this.pool = new InformerPool(requests, watches, retry.maxDelay());
+        this.pool = new InformerPool(requests, watches, retry.maxDelay(), observer::informerCreated);
         this.executor = executor;
         this.scheduler = scheduler;
         for (Entry entry : entries) {
@@ -315,6 +315,11 @@ public final class OperatorRuntime {
     }
 
     /** Distinct informers (watch subscriptions) of this runtime. */
+    /** The informers of the controllers, created so far. */
+    public List<Informer<?>> informers() {
+        return pool.informers();
+    }
+
     public int informerCount() {
         return pool.count();
     }

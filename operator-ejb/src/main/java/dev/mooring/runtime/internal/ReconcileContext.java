@@ -97,13 +97,15 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C ensure(C desired) {
-        return Children.ensure(client, owner, desired);
+        return Children.ensure(client, owner, desired, (Cache<C>) ownedCaches.get(desired.getClass()));
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C apply(C desired) {
-        return Children.apply(client, owner, desired, fieldManager());
+        return Children.apply(client, owner, desired, fieldManager(), (Cache<C>) ownedCaches.get(desired.getClass()));
     }
 
     @Override
@@ -155,11 +157,16 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
 
     /**
      * Write the staged status through the status subresource, based on a live read (only the
-     * status is written); nothing when nothing was staged or it equals the stored status.
+     * status is written); nothing, and no request, when nothing was staged or it equals the
+     * status of the cached object the pass began with; nothing written when it equals the stored one.
      */
     @SuppressWarnings("unchecked")
     void persistStatus() {
         if (stagedStatus == null) {
+            return;
+        }
+        T staged = (T) JSON.deserialize(withStatus(Patches.toJson(owner), stagedStatus).toString(), owner.getClass());
+        if (Patches.diff(owner, staged).isEmpty()) {
             return;
         }
         Optional<T> live = client.get((Class<T>) owner.getClass(), owner.getMetadata().getNamespace(),

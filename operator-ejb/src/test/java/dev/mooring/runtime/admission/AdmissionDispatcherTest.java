@@ -347,6 +347,29 @@ class AdmissionDispatcherTest {
         assertEquals("uid-1", json(answer).getString("uid"));
     }
 
+    /** A call beyond the admission pool's threads and queue is refused at once, not queued without bound. */
+    @Test
+    void aCallThePoolRefusesIs503() {
+        java.util.concurrent.ThreadPoolExecutor full = new java.util.concurrent.ThreadPoolExecutor(1, 1, 1,
+                java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>());
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        full.submit(() -> {
+            release.await();
+            return null;
+        });
+        try {
+            AdmissionDispatcher busy = new AdmissionDispatcher(AdmissionRoutes.of(Policies.class), (route, request) -> null, full,
+                    new NoReads(), RequestScope.NONE, counting);
+            AdmissionDispatcher.Answer answer = busy.handle("POST", WIDGETS, "application/json",
+                    body(review("CREATE", widget("w", "green"), null)), true);
+            assertAnswer(503, "every admission thread is busy", answer);
+            assertEquals("uid-1", json(answer).getString("uid"));
+        } finally {
+            release.countDown();
+            full.shutdown();
+        }
+    }
+
     @Test
     void warningsReachTheResponse() {
         JsonObject response = response(post(WIDGETS, review("CREATE", widget("w", "warn"), null)));

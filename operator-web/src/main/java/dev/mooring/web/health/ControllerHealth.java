@@ -19,7 +19,9 @@ final class ControllerHealth {
         }
         if (manager.leadership() != null) {
             builder.withData("leadership", manager.leadership());
+            builder.withData("leader", manager.leader());
         }
+        manager.connections().forEach(builder::withData);
         int index = 0;
         for (String failure : manager.failures()) {
             builder.withData("failure-" + index++, failure);

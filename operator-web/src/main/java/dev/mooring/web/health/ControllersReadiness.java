@@ -8,9 +8,9 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * {@code /health/ready}, controller part: UP once every controller's initial list is cached and
- * its workers run. A standby replica (leader election) is UP when the application has admission
- * webhooks, because it serves them; without webhooks only the leader is ready.
+ * {@code /health/ready}, controller part: on the leader (or without leader election) UP once
+ * every controller's initial list is cached and its workers run; on a standby UP while it is in
+ * contact with the API server, so that it can take over. The data say {@code leader: true|false}.
  */
 @Readiness
 @ApplicationScoped
@@ -19,12 +19,8 @@ public class ControllersReadiness implements HealthCheck {
     @Inject
     OperatorManager manager;
 
-    @Inject
-    dev.mooring.runtime.AdmissionService admission;
-
     @Override
     public HealthCheckResponse call() {
-        boolean up = manager.ready() || admission.registered() && manager.standby();
-        return ControllerHealth.response("mooring-controllers", up, manager);
+        return ControllerHealth.response("mooring-controllers", manager.readyToServe(), manager);
     }
 }

@@ -5,12 +5,14 @@ import dev.mooring.api.Controller;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
 import dev.mooring.api.TerminalException;
+import dev.mooring.api.Wait;
 import dev.mooring.api.patch.Patches;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonArray;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -54,6 +56,12 @@ public class ConfigMapMirror implements Reconciler<V1ConfigMap> {
 
         V1ConfigMap mirror = existing.get();
         if (!ownedBy(mirror, source)) {
+            if (ownedByPrevious(mirror, source)) {
+                // the source was deleted and created again: garbage collection removes the old mirror soon,
+                // and its deletion reconciles the new source at once
+                throw new Wait("PreviousSourcesMirror", "ConfigMap " + meta.getNamespace() + "/" + mirrorName
+                        + " still belongs to the previous " + meta.getName(), Duration.ofSeconds(5));
+            }
             throw new TerminalException("ConfigMap " + meta.getNamespace() + "/" + mirrorName
                     + " exists and is not controlled by " + meta.getName() + "; refusing to overwrite it");
         }
@@ -69,6 +77,14 @@ public class ConfigMapMirror implements Reconciler<V1ConfigMap> {
         return new V1OwnerReference().apiVersion("v1").kind("ConfigMap")
                 .name(owner.getMetadata().getName()).uid(owner.getMetadata().getUid())
                 .controller(true).blockOwnerDeletion(true);
+    }
+
+    /** Controlled by an earlier ConfigMap of the source's name: the source was replaced. */
+    private static boolean ownedByPrevious(V1ConfigMap child, V1ConfigMap source) {
+        return child.getMetadata().getOwnerReferences() != null && child.getMetadata().getOwnerReferences().stream()
+                .anyMatch(ref -> Boolean.TRUE.equals(ref.getController()) && "ConfigMap".equals(ref.getKind())
+                        && source.getMetadata().getName().equals(ref.getName())
+                        && !source.getMetadata().getUid().equals(ref.getUid()));
     }
 
     private static boolean ownedBy(V1ConfigMap child, V1ConfigMap owner) {

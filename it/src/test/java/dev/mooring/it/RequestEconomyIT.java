@@ -1,0 +1,170 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import dev.mooring.api.Cleanup;
+import dev.mooring.api.Context;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.Reconciler;
+import dev.mooring.api.Result;
+import dev.mooring.api.Stage;
+import dev.mooring.api.Staged;
+import dev.mooring.examples.snippets.Widget;
+import dev.mooring.it.widget.WidgetCrd;
+import dev.mooring.runtime.internal.ControllerStatus;
+import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.runtime.internal.StagePipeline;
+import dev.mooring.runtime.internal.StagePlan;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pass over an unchanged object sends no request, reads included, for each controller style:
+ * plain (a child ensured, a condition and a status field staged), with a finalizer and cleanup,
+ * and staged. Adding the finalizer to a new object is one request.
+ */
+class RequestEconomyIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final String FINALIZER = "example.com/cleanup";
+
+    /** Ensures a child, stages a condition and a status field. */
+    static class Plain implements Reconciler<Widget> {
+        @Override
+        public Result reconcile(Widget widget, Context<Widget> context) {
+            context.ensure(new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
+                    .metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-config"))
+                    .data(Map.of("message", widget.getSpec().message)));
+            context.updateStatus(w -> {
+                if (w.getStatus() == null) {
+                    w.setStatus(new Widget.Status());
+                }
+                w.getStatus().observedMessage = widget.getSpec().message;
+            });
+            context.condition("ConfigReady", "True", "Configured", "configured with " + widget.getSpec().message);
+            return Result.done();
+        }
+    }
+
+    /** The same with a finalizer and a cleanup. */
+    static final class Finalizing extends Plain implements Cleanup<Widget> {
+        @Override
+        public void cleanup(Widget widget, Context<Widget> context) {
+        }
+    }
+
+    /** Only the finalizer: its first pass adds it, and nothing else. */
+    static final class FinalizerOnly implements Reconciler<Widget>, Cleanup<Widget> {
+        @Override
+        public Result reconcile(Widget widget, Context<Widget> context) {
+            return Result.done();
+        }
+
+        @Override
+        public void cleanup(Widget widget, Context<Widget> context) {
+        }
+    }
+
+    /** Two stages that stage conditions and a status field. */
+    public static final class Stages implements Staged<Widget> {
+        @Stage(value = "ConfigReady", order = 1)
+        void config(Widget widget, Context<Widget> context) {
+            context.updateStatus(w -> {
+                if (w.getStatus() == null) {
+                    w.setStatus(new Widget.Status());
+                }
+                w.getStatus().observedMessage = widget.getSpec().message;
+            });
+        }
+
+        @Stage(value = "MessageChecked", order = 2)
+        void check(Widget widget, Context<Widget> context) {
+        }
+    }
+
+    @Test
+    void aPlainPassOverAnUnchangedObjectSendsNoRequest() throws Exception {
+        steadyState("plain", new Plain(), null);
+    }
+
+    @Test
+    void aPassWithAFinalizerOverAnUnchangedObjectSendsNoRequest() throws Exception {
+        steadyState("finalizing", new Finalizing(), FINALIZER);
+    }
+
+    @Test
+    void aStagedPassOverAnUnchangedObjectSendsNoRequest() throws Exception {
+        steadyState("staged", new StagePipeline<>(StagePlan.of(Stages.class, Widget.class), new Stages()), null);
+    }
+
+    @Test
+    void addingTheFinalizerIsOneRequest() throws Exception {
+        WidgetCrd.install(Testbed.client());
+        String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "economy");
+        RequestCounter counter = new RequestCounter();
+        KubeHttp raw = new KubeHttp(Testbed.client());
+        try (Engine engine = new Engine(counter.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(Engine.definition(
+                "finalizer-only", Widget.class, namespace, null, 1, List.of(), List.of(), FINALIZER), new FinalizerOnly())))) {
+            engine.awaitReady();
+            counter.requests.clear();
+            raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(), widget("w"), "application/json");
+            Eventually.await("the finalizer added", TIMEOUT, () -> raw.get(widgetPath(namespace) + "/w", Map.of()),
+                    w -> w.getAsJsonObject("metadata").has("finalizers"));
+            Eventually.await("the passes done", TIMEOUT, () -> status(engine, "finalizer-only"),
+                    s -> s.successes() >= 2 && s.queued() == 0 && s.processing() == 0 && s.delayed() == 0);
+            assertEquals(List.of("PATCH " + widgetPath(namespace) + "/w"), counter.requests,
+                    "the first pass adds the finalizer with one guarded PATCH of the cached object, the next pass sends nothing");
+        }
+    }
+
+    private void steadyState(String name, Reconciler<Widget> reconciler, String finalizer) throws Exception {
+        WidgetCrd.install(Testbed.client());
+        String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "economy");
+        RequestCounter counter = new RequestCounter();
+        KubeHttp raw = new KubeHttp(Testbed.client());
+        try (Engine engine = new Engine(counter.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(Engine.definition(
+                name, Widget.class, namespace, null, 1, List.of(V1ConfigMap.class), List.of(), finalizer), reconciler)))) {
+            engine.awaitReady();
+            raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(), widget("w"), "application/json");
+            Eventually.await("the status written", TIMEOUT, () -> raw.get(widgetPath(namespace) + "/w", Map.of()),
+                    w -> w.has("status") && w.getAsJsonObject("status").has("observedMessage"));
+            // the passes caused by its own writes settle
+            Eventually.await("quiet", TIMEOUT, () -> status(engine, name), s -> s.queued() == 0 && s.processing() == 0
+                    && s.delayed() == 0);
+            Thread.sleep(1000);
+            long before = status(engine, name).successes();
+            counter.requests.clear();
+            for (int pass = 1; pass <= 3; pass++) {
+                engine.runtime.enqueue(name, new ObjectKey(namespace, "w"));
+                long expected = before + pass;
+                Eventually.await("pass " + pass, TIMEOUT, () -> status(engine, name), s -> s.successes() >= expected
+                        && s.processing() == 0);
+            }
+            assertEquals(List.of(), counter.requests, name + ": passes over an unchanged object sent requests");
+            JsonObject stored = raw.get(widgetPath(namespace) + "/w", Map.of());
+            assertTrue(finalizer == null || stored.getAsJsonObject("metadata").getAsJsonArray("finalizers").toString()
+                    .contains(finalizer), stored.toString());
+        }
+    }
+
+    private static ControllerStatus status(Engine engine, String name) {
+        return engine.runtime.statuses().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static String widget(String name) {
+        return "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"" + name + "\"},"
+                + "\"spec\":{\"message\":\"hello\"}}";
+    }
+
+    private static String widgetPath(String namespace) {
+        return "/apis/example.com/v1/namespaces/" + namespace + "/widgets";
+    }
+}

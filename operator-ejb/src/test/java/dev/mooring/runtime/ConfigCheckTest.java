@@ -1,0 +1,122 @@
+package dev.mooring.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigValue;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+import org.eclipse.microprofile.config.spi.Converter;
+import org.junit.jupiter.api.Test;
+
+/** Every mistake in Mooring's configuration is found at deployment, naming the property. */
+class ConfigCheckTest {
+
+    private static final List<String> CONTROLLERS = List.of("configmap-mirror", "widgets");
+
+    @Test
+    void aRightConfigurationHasNoProblem() {
+        Map<String, String> environment = Map.of("MOORING_CONTROLLER_CONFIGMAP_MIRROR_RESYNC", "60s", "MOORING_CACHE", "/tmp/cache");
+        assertEquals(List.of(), ConfigCheck.problems(config(Map.of("mooring.namespace", "team-a", "mooring.request.timeout", "10s",
+                "mooring.controller.configmap-mirror.workers", "4", "MOORING_CONTROLLER_CONFIGMAP_MIRROR_RESYNC", "60s",
+                "MOORING_CACHE", "/tmp/cache", "mooring.cache", "/tmp/cache", "http.port", "9080")), CONTROLLERS, environment::get));
+    }
+
+    @Test
+    void eachMistakeIsNamed() {
+        Map<String, String> mistakes = Map.of(
+                "mooring.request.timeout", "abc",
+                "mooring.watch.idle-timeout", "-5s",
+                "mooring.namespace", "Team_A",
+                "mooring.controller.configmap-mirrror.workers", "4",
+                "mooring.controller.configmap-mirror.worker", "4",
+                "mooring.requst.timeout", "10",
+                "MOORING_CONTROLLER_CONFIGMAP_MIRRRROR_WORKERS", "4");
+        for (Map.Entry<String, String> mistake : mistakes.entrySet()) {
+            Map<String, String> environment = mistake.getKey().startsWith("MOORING_") ? Map.of(mistake.getKey(), mistake.getValue())
+                    : Map.of();
+            List<RuntimeException> problems = ConfigCheck.problems(config(Map.of(mistake.getKey(), mistake.getValue())), CONTROLLERS,
+                    environment::get);
+            assertEquals(1, problems.size(), mistake + ": " + problems);
+            String message = problems.get(0).getMessage();
+            assertTrue(message.contains(mistake.getKey().startsWith("MOORING_") ? mistake.getKey()
+                    : mistake.getKey().equals("mooring.namespace") ? "mooring.namespace 'Team_A'" : mistake.getKey()), message);
+        }
+        String typo = ConfigCheck.problems(config(Map.of("mooring.controller.configmap-mirrror.workers", "4")), CONTROLLERS).get(0)
+                .getMessage();
+        assertTrue(typo.contains("no controller named 'configmap-mirrror'") && typo.contains("configmap-mirror"), typo);
+        String option = ConfigCheck.problems(config(Map.of("mooring.controller.widgets.worker", "4")), CONTROLLERS).get(0).getMessage();
+        assertTrue(option.contains("no option 'worker'") && option.contains("workers"), option);
+    }
+
+    /** Servers list environment variables under derived names: those are judged as variables. */
+    @Test
+    void environmentVariablesAreJudgedByTheirEnvironmentForm() {
+        Map<String, String> environment = Map.of("MOORING_CACHE", "/tmp/cache", "MOORING_CONTROLLER_CONFIGMAP_MIRROR_WORKERS", "4",
+                "MOORING_CONTROLLER_CONFIGMAP_MIRRRROR_WORKERS", "4");
+        // as Liberty lists them: the variables themselves and dotted lower-case forms
+        Config config = config(Map.of("MOORING_CACHE", "/tmp/cache", "mooring.cache", "/tmp/cache",
+                "mooring.controller.configmap.mirror.workers", "4", "MOORING_CONTROLLER_CONFIGMAP_MIRRRROR_WORKERS", "4"));
+        List<RuntimeException> problems = ConfigCheck.problems(config, CONTROLLERS, environment::get);
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).getMessage().startsWith("Environment variable MOORING_CONTROLLER_CONFIGMAP_MIRRRROR_WORKERS"),
+                problems.get(0).getMessage());
+    }
+
+    @Test
+    void theLeaderElectionSettingsAreCheckedWhenItIsOn() {
+        Map<String, String> settings = Map.of("mooring.leader-election.enabled", "true", "mooring.leader-election.renew-deadline", "20s");
+        String message = ConfigCheck.problems(config(settings), CONTROLLERS).get(0).getMessage();
+        assertTrue(message.contains("mooring.leader-election.renew-deadline"), message);
+        assertTrue(ConfigCheck.problems(config(Map.of("mooring.leader-election.enabled", "maybe")), CONTROLLERS).get(0).getMessage()
+                .contains("mooring.leader-election.enabled"));
+    }
+
+    /** MicroProfile Config over a map, with the environment-variable lookup rule of the specification. */
+    private static Config config(Map<String, String> values) {
+        return new Config() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <T> Optional<T> getOptionalValue(String name, Class<T> type) {
+                String value = values.get(name);
+                if (value == null) {
+                    value = values.get(ConfigCheck.environmentForm(name));
+                }
+                return Optional.ofNullable((T) value);
+            }
+
+            @Override
+            public <T> T getValue(String name, Class<T> type) {
+                return getOptionalValue(name, type).orElseThrow();
+            }
+
+            @Override
+            public ConfigValue getConfigValue(String name) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Iterable<String> getPropertyNames() {
+                return values.keySet();
+            }
+
+            @Override
+            public Iterable<ConfigSource> getConfigSources() {
+                return List.of();
+            }
+
+            @Override
+            public <T> Optional<Converter<T>> getConverter(Class<T> type) {
+                return Optional.empty();
+            }
+
+            @Override
+            public <T> T unwrap(Class<T> type) {
+                throw new UnsupportedOperationException();
+            }
+        };
+    }
+}
