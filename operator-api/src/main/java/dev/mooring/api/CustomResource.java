@@ -41,4 +41,19 @@ public @interface CustomResource {
 
     /** True for a cluster-scoped kind; namespaced by default. */
     boolean clusterScoped() default false;
+
+    /** The singular resource name for the generated CRD; by default the kind in lower case. */
+    String singular() default "";
+
+    /** Short names for the generated CRD ({@code kubectl get wg}). */
+    String[] shortNames() default {};
+
+    /** Categories for the generated CRD ({@code kubectl get all} lists the kinds of category {@code all}). */
+    String[] categories() default {};
+
+    /**
+     * The version the API server stores, when several classes of one kind give several versions
+     * of one CRD: exactly one of them must say so (a single version is always the storage version).
+     */
+    boolean storage() default false;
 }

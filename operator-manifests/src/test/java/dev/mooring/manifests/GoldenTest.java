@@ -1,0 +1,38 @@
+package dev.mooring.manifests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.mooring.examples.snippets.Widget;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The generated manifests of the examples, checked in: a change to the generator or to an
+ * example's classes shows in review. Regenerate with {@code -Dmooring.golden.update=true}.
+ */
+class GoldenTest {
+
+    @Test
+    void theReadmesWidget() throws IOException {
+        golden("widgets.example.com.yaml", Yaml.of(Crds.of(List.of(Widget.class))));
+    }
+
+    private static void golden(String name, String generated) throws IOException {
+        if (Boolean.getBoolean("mooring.golden.update")) {
+            Path file = Path.of("src/test/resources/golden", name);
+            Files.writeString(file, generated, StandardCharsets.UTF_8);
+            return;
+        }
+        try (InputStream in = GoldenTest.class.getResourceAsStream("/golden/" + name)) {
+            String expected = in == null ? "(no golden file " + name + "; run with -Dmooring.golden.update=true)"
+                    : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(expected, generated, "the generated " + name + " differs from the golden file; if intended,"
+                    + " regenerate with -Dmooring.golden.update=true and review the difference");
+        }
+    }
+}
