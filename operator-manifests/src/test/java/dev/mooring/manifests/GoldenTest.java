@@ -20,6 +20,21 @@ class GoldenTest {
     @Test
     void theReadmesWidget() throws IOException {
         golden("widgets.example.com.yaml", Yaml.of(Crds.of(List.of(Widget.class))));
+        golden("rbac-widgets.yaml", Yaml.of(Rbac.of(List.of(dev.mooring.examples.snippets.WidgetController.class),
+                new Rbac.Settings("widgets", "operators", null))));
+    }
+
+    @Test
+    void theMirror() throws IOException {
+        golden("rbac-configmap-mirror.yaml", Yaml.of(Rbac.of(List.of(dev.mooring.examples.mirror.ConfigMapMirror.class),
+                new Rbac.Settings("configmap-mirror", "operators", "configmap-mirror"))));
+    }
+
+    @Test
+    void theAdmissionPolicies() throws IOException {
+        golden("rbac-admission-policies.yaml", Yaml.of(Rbac.of(List.of(dev.mooring.examples.admission.DeploymentPolicy.class,
+                dev.mooring.examples.admission.PodPolicy.class, dev.mooring.examples.admission.DatabasePolicy.class),
+                new Rbac.Settings("policies", "operators", null))));
     }
 
     private static void golden(String name, String generated) throws IOException {

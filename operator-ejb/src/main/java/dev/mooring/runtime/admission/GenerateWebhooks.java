@@ -1,9 +1,6 @@
 package dev.mooring.runtime.admission;
 
-import dev.mooring.api.Controller;
-import dev.mooring.runtime.internal.ControllerDefinition;
 import dev.mooring.runtime.internal.ControllerOptions;
-import io.kubernetes.client.common.KubernetesObject;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -88,31 +85,13 @@ public final class GenerateWebhooks {
         }
         List<WebhookConfigurations.ControllerScope> controllers = new ArrayList<>();
         for (Class<?> type : classes) {
-            Controller controller = type.getAnnotation(Controller.class);
-            Class<? extends KubernetesObject> kind = ControllerOptions.reconciledKind(interfaces(type));
-            if (controller != null && kind == null) {
-                throw new IllegalArgumentException(type.getName() + " is a @Controller but implements neither Reconciler<T> nor"
-                        + " Staged<T> with a model type T");
-            }
-            if (controller != null) {
-                boolean cleans = dev.mooring.api.Cleanup.class.isAssignableFrom(type);
-                ControllerDefinition definition = ControllerOptions.resolve(type, controller, kind, cleans, key -> Optional.empty())
-                        .withNamespace(namespace);
-                controllers.add(new WebhookConfigurations.ControllerScope(kind, definition.namespace()));
-            }
+            ControllerOptions.offline(type, namespace)
+                    .ifPresent(definition -> controllers.add(new WebhookConfigurations.ControllerScope(definition.kind(),
+                            definition.namespace())));
         }
         WebhookConfigurations.Target target = new WebhookConfigurations.Target(name, service, namespace, port,
                 Files.readAllBytes(Path.of(ca)));
         return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace, target));
-    }
-
-    /** The generic interfaces of {@code type} and of its superclasses (a reconciler may inherit its interface). */
-    private static List<java.lang.reflect.Type> interfaces(Class<?> type) {
-        List<java.lang.reflect.Type> all = new ArrayList<>();
-        for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
-            all.addAll(java.util.Arrays.asList(current.getGenericInterfaces()));
-        }
-        return all;
     }
 
     private static String value(List<String> args, int index, String option) {

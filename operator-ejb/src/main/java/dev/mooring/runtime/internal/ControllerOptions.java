@@ -43,6 +43,31 @@ public final class ControllerOptions {
         this.config = config;
     }
 
+    /**
+     * The definition of a {@code @Controller} class without a server: its options as annotated
+     * (no MicroProfile Config), its namespace defaulting to {@code operatorNamespace}; the
+     * reconciled kind is found on the class or a superclass. Empty for a class that is no controller.
+     *
+     * @throws IllegalArgumentException if a {@code @Controller} class reconciles no model type, or an option is invalid
+     */
+    public static java.util.Optional<ControllerDefinition> offline(Class<?> type, String operatorNamespace) {
+        Controller controller = type.getAnnotation(Controller.class);
+        if (controller == null) {
+            return java.util.Optional.empty();
+        }
+        List<Type> interfaces = new java.util.ArrayList<>();
+        for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
+            interfaces.addAll(Arrays.asList(current.getGenericInterfaces()));
+        }
+        Class<? extends KubernetesObject> kind = reconciledKind(interfaces);
+        if (kind == null) {
+            throw new IllegalArgumentException(type.getName() + " is a @Controller but implements neither Reconciler<T> nor"
+                    + " Staged<T> with a model type T");
+        }
+        boolean cleans = dev.mooring.api.Cleanup.class.isAssignableFrom(type);
+        return java.util.Optional.of(resolve(type, controller, kind, cleans, key -> Optional.empty()).withNamespace(operatorNamespace));
+    }
+
     /** The controller's name: {@code @Controller(name)}, else its kind in lower case. */
     public static String nameOf(Controller annotation, Class<? extends KubernetesObject> kind) {
         return annotation.name().isEmpty() ? ModelKind.of(kind).kind().toLowerCase(Locale.ROOT) : annotation.name();

@@ -1,5 +1,6 @@
 package dev.mooring.examples.admission;
 
+import dev.mooring.api.RbacRule;
 import dev.mooring.api.admission.AdmissionDenied;
 import dev.mooring.api.admission.AdmissionRequest;
 import dev.mooring.api.admission.Mutating;
@@ -19,6 +20,7 @@ import java.util.Optional;
  * scaled through {@code /scale} beyond their namespace's limit.
  */
 @ApplicationScoped
+@RbacRule(resources = "namespaces", verbs = "get", cluster = true)   // the live Namespace read below
 public class DeploymentPolicy {
 
     /** The team label; defaulted on create, immutable afterwards. */

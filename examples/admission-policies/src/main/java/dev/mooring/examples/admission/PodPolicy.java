@@ -1,5 +1,6 @@
 package dev.mooring.examples.admission;
 
+import dev.mooring.api.RbacRule;
 import dev.mooring.api.admission.AdmissionCache;
 import dev.mooring.api.admission.AdmissionDenied;
 import dev.mooring.api.admission.AdmissionRequest;
@@ -17,6 +18,7 @@ import java.util.Optional;
  */
 @ApplicationScoped
 @AdmissionCache(V1Namespace.class)
+@RbacRule(resources = "namespaces", verbs = "get", cluster = true)   // the live fallback read
 public class PodPolicy {
 
     /** A namespace labelled {@code policy.mooring.dev/frozen=true} admits no new Pods. */

@@ -2,6 +2,7 @@ package dev.mooring.examples.mirror;
 
 import dev.mooring.api.Context;
 import dev.mooring.api.Controller;
+import dev.mooring.api.RbacRule;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
 import dev.mooring.api.TerminalException;
@@ -31,6 +32,8 @@ import java.util.TreeMap;
  */
 @ApplicationScoped
 @Controller(name = "configmap-mirror", allNamespaces = true, labelSelector = ConfigMapMirror.LABEL + "=true")
+// the mirrors are written through client() (not declared as owned): creating them is not inferred
+@RbacRule(resources = "configmaps", verbs = "create", cluster = true)
 public class ConfigMapMirror implements Reconciler<V1ConfigMap> {
 
     /** The label that asks for a mirror. */

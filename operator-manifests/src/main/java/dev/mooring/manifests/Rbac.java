@@ -1,0 +1,179 @@
+package dev.mooring.manifests;
+
+import dev.mooring.api.RbacRule;
+import dev.mooring.api.Watch;
+import dev.mooring.api.admission.AdmissionCache;
+import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.ControllerOptions;
+import dev.mooring.runtime.internal.KindCoordinates;
+import io.kubernetes.client.common.KubernetesObject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The RBAC an operator needs for what Mooring does on its behalf, inferred from its classes
+ * offline, plus its {@link RbacRule}s:
+ *
+ * <table>
+ * <caption>Inferred permissions</caption>
+ * <tr><td>a controller's kind</td><td>get, list, watch, patch (writes are JSON patches and server-side apply)</td></tr>
+ * <tr><td>its status, when the model has a {@code status}</td><td>patch on {@code <plural>/status}</td></tr>
+ * <tr><td>its finalizers, when it owns kinds or declares a finalizer</td><td>update on {@code <plural>/finalizers}
+ * (children's owner references block the owner's deletion)</td></tr>
+ * <tr><td>owned kinds</td><td>get, list, watch, create, patch, delete (pruning)</td></tr>
+ * <tr><td>{@code @Watch} kinds</td><td>get, list, watch</td></tr>
+ * <tr><td>{@code @AdmissionCache} kinds</td><td>list, watch, cluster-wide (the caches span all namespaces)</td></tr>
+ * <tr><td>Events</td><td>create, patch on {@code events.k8s.io} events where the controller works</td></tr>
+ * <tr><td>leader election</td><td>create leases; get and update the named Lease</td></tr>
+ * </table>
+ *
+ * Scope follows the controllers: rules of a controller in one namespace go to a Role in that
+ * namespace; of a controller of all namespaces, or of a cluster-scoped kind, to the ClusterRole.
+ * Plurals come from {@code @CustomResource} or Kubernetes' built-in kinds, never guessed. The
+ * ServiceAccount gets nothing to install CRDs, edit RBAC or register webhooks.
+ */
+public final class Rbac {
+
+    /**
+     * @param name the ServiceAccount's and the roles' name
+     * @param namespace the operator's namespace (the ServiceAccount's, and the default of controllers)
+     * @param leaseName the leader election Lease (in the operator namespace), or null without election
+     */
+    public record Settings(String name, String namespace, String leaseName) {
+    }
+
+    /** One resource of one group in one scope (namespace, or null for cluster-wide), with its verbs and names. */
+    private record Key(String scope, String group, String resource, Set<String> names) {
+    }
+
+    private final Settings settings;
+    private final Map<Key, Set<String>> rules = new TreeMap<>((a, b) -> (String.valueOf(a.scope()) + "|" + a.group() + "|"
+            + a.resource() + "|" + a.names()).compareTo(String.valueOf(b.scope()) + "|" + b.group() + "|" + b.resource() + "|"
+            + b.names()));
+
+    private Rbac(Settings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * The ClusterRole and Roles with their bindings to the ServiceAccount, for these classes
+     * (controllers, admission beans, custom resources; others are skipped).
+     *
+     * @throws IllegalArgumentException naming the class, for a kind Mooring cannot name offline
+     */
+    public static List<JsonObject> of(List<Class<?>> classes, Settings settings) {
+        Rbac rbac = new Rbac(settings);
+        for (Class<?> type : classes) {
+            ControllerOptions.offline(type, settings.namespace()).ifPresent(definition -> rbac.controller(type, definition));
+            AdmissionCache cache = type.getAnnotation(AdmissionCache.class);
+            if (cache != null) {
+                for (Class<? extends KubernetesObject> kind : cache.value()) {
+                    rbac.grant(null, KindCoordinates.of(kind), "", "list", "watch");
+                }
+            }
+            for (RbacRule rule : type.getAnnotationsByType(RbacRule.class)) {
+                String scope = rule.cluster() ? null : rule.namespace().isEmpty() ? settings.namespace() : rule.namespace();
+                for (String group : rule.groups()) {
+                    for (String resource : rule.resources()) {
+                        rbac.add(new Key(scope, group, resource, new TreeSet<>(List.of(rule.resourceNames()))), rule.verbs());
+                    }
+                }
+            }
+        }
+        if (settings.leaseName() != null) {
+            rbac.add(new Key(settings.namespace(), "coordination.k8s.io", "leases", Set.of()), "create");
+            rbac.add(new Key(settings.namespace(), "coordination.k8s.io", "leases", Set.of(settings.leaseName())), "get", "update");
+        }
+        return rbac.manifests();
+    }
+
+    private void controller(Class<?> type, ControllerDefinition definition) {
+        KindCoordinates primary = KindCoordinates.of(definition.kind());
+        String scope = primary.namespaced() ? definition.namespace() : null; // null namespace: all namespaces
+        grant(scope, primary, "", "get", "list", "watch", "patch");
+        if (CrdSchema.fields(definition.kind()).stream().anyMatch(field -> CrdSchema.serializedName(field).equals("status"))) {
+            grant(scope, primary, "/status", "patch");
+        }
+        if (!definition.owns().isEmpty() || definition.finalizer() != null) {
+            grant(scope, primary, "/finalizers", "update");
+        }
+        // children live in the owner's namespace; a cluster-scoped owner's children may be anywhere (scope null)
+        for (Class<? extends KubernetesObject> owned : definition.owns()) {
+            grant(scope, KindCoordinates.of(owned), "", "get", "list", "watch", "create", "patch", "delete");
+        }
+        for (Method method : type.getDeclaredMethods()) {
+            if (method.isAnnotationPresent(Watch.class)) {
+                grant(definition.namespace(), KindCoordinates.of(ControllerOptions.watchedKind(method)), "", "get", "list", "watch");
+            }
+        }
+        // Events about namespaced objects go to their namespace; about cluster-scoped ones, to the operator's
+        String events = primary.namespaced() ? definition.namespace() : settings.namespace();
+        add(new Key(events, "events.k8s.io", "events", Set.of()), "create", "patch");
+    }
+
+    /** Grant on a kind in {@code scope} (a namespace, or null for all); a cluster-scoped kind always cluster-wide. */
+    private void grant(String scope, KindCoordinates kind, String subresource, String... verbs) {
+        if (kind.plural() == null) {
+            throw new IllegalArgumentException(kind.kind() + " is not served on its own; it cannot be granted");
+        }
+        add(new Key(kind.namespaced() ? scope : null, kind.group(), kind.plural() + subresource, Set.of()), verbs);
+    }
+
+    private void add(Key key, String... verbs) {
+        rules.computeIfAbsent(new Key(key.scope(), key.group(), key.resource(), new TreeSet<>(key.names())), k -> new TreeSet<>())
+                .addAll(List.of(verbs));
+    }
+
+    private List<JsonObject> manifests() {
+        Map<String, JsonArrayBuilder> byScope = new TreeMap<>(); // "" is cluster-wide
+        for (Map.Entry<Key, Set<String>> rule : rules.entrySet()) {
+            String scope = rule.getKey().scope() == null ? "" : rule.getKey().scope();
+            byScope.computeIfAbsent(scope, s -> Json.createArrayBuilder()).add(policyRule(rule.getKey(), rule.getValue()));
+        }
+        List<JsonObject> manifests = new ArrayList<>();
+        manifests.add(Json.createObjectBuilder().add("apiVersion", "v1").add("kind", "ServiceAccount")
+                .add("metadata", Json.createObjectBuilder().add("name", settings.name()).add("namespace", settings.namespace()))
+                .build());
+        for (Map.Entry<String, JsonArrayBuilder> scope : byScope.entrySet()) {
+            boolean cluster = scope.getKey().isEmpty();
+            String role = cluster ? "ClusterRole" : "Role";
+            var metadata = Json.createObjectBuilder().add("name", settings.name());
+            if (!cluster) {
+                metadata.add("namespace", scope.getKey());
+            }
+            JsonObject roleMetadata = metadata.build();
+            manifests.add(Json.createObjectBuilder().add("apiVersion", "rbac.authorization.k8s.io/v1").add("kind", role)
+                    .add("metadata", roleMetadata).add("rules", scope.getValue()).build());
+            manifests.add(Json.createObjectBuilder().add("apiVersion", "rbac.authorization.k8s.io/v1").add("kind", role + "Binding")
+                    .add("metadata", roleMetadata)
+                    .add("roleRef", Json.createObjectBuilder().add("apiGroup", "rbac.authorization.k8s.io").add("kind", role)
+                            .add("name", settings.name()))
+                    .add("subjects", Json.createArrayBuilder().add(Json.createObjectBuilder().add("kind", "ServiceAccount")
+                            .add("name", settings.name()).add("namespace", settings.namespace())))
+                    .build());
+        }
+        return manifests;
+    }
+
+    /** One policy rule as JSON. */
+    private static JsonObject policyRule(Key key, Set<String> verbs) {
+        var rule = Json.createObjectBuilder().add("apiGroups", Json.createArrayBuilder().add(key.group()))
+                .add("resources", Json.createArrayBuilder().add(key.resource()));
+        if (!key.names().isEmpty()) {
+            JsonArrayBuilder names = Json.createArrayBuilder();
+            key.names().forEach(names::add);
+            rule.add("resourceNames", names);
+        }
+        JsonArrayBuilder granted = Json.createArrayBuilder();
+        verbs.forEach(granted::add);
+        return rule.add("verbs", granted).build();
+    }
+}

@@ -1,0 +1,75 @@
+package dev.mooring.manifests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.examples.mirror.ConfigMapMirror;
+import dev.mooring.examples.snippets.WidgetController;
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The inferred rules, by scope: what each kind of access grants, and nothing to install or escalate. */
+class RbacTest {
+
+    /** "scope group/resource[names]" → verbs, over every Role and ClusterRole. */
+    private static Map<String, String> rules(List<JsonObject> manifests) {
+        Map<String, String> rules = new TreeMap<>();
+        for (JsonObject manifest : manifests) {
+            if (!manifest.getString("kind").endsWith("Role")) {
+                continue;
+            }
+            String scope = manifest.getJsonObject("metadata").getString("namespace", "cluster");
+            for (JsonObject rule : manifest.getJsonArray("rules").getValuesAs(JsonObject.class)) {
+                String names = rule.containsKey("resourceNames") ? rule.getJsonArray("resourceNames").toString() : "";
+                rules.put(scope + " " + rule.getJsonArray("apiGroups").getString(0) + "/" + rule.getJsonArray("resources").getString(0)
+                        + names, rule.getJsonArray("verbs").getValuesAs(jakarta.json.JsonString.class).stream()
+                        .map(jakarta.json.JsonString::getString).collect(Collectors.joining(",")));
+            }
+        }
+        return rules;
+    }
+
+    @Test
+    void aStagedControllerWithChildrenInItsNamespace() {
+        Map<String, String> rules = rules(Rbac.of(List.of(WidgetController.class), new Rbac.Settings("widgets", "operators", null)));
+        Map<String, String> expected = new TreeMap<>(Map.of(
+                "operators example.com/widgets", "get,list,patch,watch",
+                "operators example.com/widgets/status", "patch",
+                "operators example.com/widgets/finalizers", "update",
+                "operators /configmaps", "create,delete,get,list,patch,watch",
+                "operators apps/deployments", "create,delete,get,list,patch,watch",
+                "operators /services", "create,delete,get,list,patch,watch",
+                "operators events.k8s.io/events", "create,patch"));
+        assertEquals(expected, rules);
+    }
+
+    @Test
+    void anAllNamespacesControllerGetsAClusterRoleAndElectionItsLease() {
+        List<JsonObject> manifests = Rbac.of(List.of(ConfigMapMirror.class), new Rbac.Settings("mirror", "operators", "mirror"));
+        Map<String, String> rules = rules(manifests);
+        assertEquals("create,get,list,patch,watch", rules.get("cluster /configmaps"), "the primary, and @RbacRule's create");
+        assertEquals("create,patch", rules.get("cluster events.k8s.io/events"));
+        assertEquals("create", rules.get("operators coordination.k8s.io/leases"));
+        assertEquals("get,update", rules.get("operators coordination.k8s.io/leases[\"mirror\"]"));
+        assertEquals(List.of("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"),
+                manifests.stream().map(m -> m.getString("kind")).toList());
+        JsonObject binding = manifests.get(2);
+        assertEquals("{\"kind\":\"ServiceAccount\",\"name\":\"mirror\",\"namespace\":\"operators\"}",
+                binding.getJsonArray("subjects").get(0).toString());
+    }
+
+    @Test
+    void nothingToInstallCrdsEditRbacOrRegisterWebhooks() {
+        List<JsonObject> manifests = Rbac.of(List.of(WidgetController.class, ConfigMapMirror.class,
+                dev.mooring.examples.admission.PodPolicy.class), new Rbac.Settings("all", "operators", "all"));
+        for (String key : rules(manifests).keySet()) {
+            assertTrue(!key.contains("apiextensions") && !key.contains("rbac.authorization") && !key.contains("admissionregistration"),
+                    key);
+        }
+        assertEquals("get,list,watch", rules(manifests).get("cluster /namespaces"), "the admission cache, and the live fallback read");
+    }
+}
