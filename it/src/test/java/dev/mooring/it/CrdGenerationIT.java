@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A CRD generated from a class is accepted by the real API server (a structural schema), which
  * then enforces it: defaults are applied, and each kind of constraint rejects a violating
- * object with a message naming the field.
+ * object with a message naming the field. The generated Deployment and Service are valid.
  */
 class CrdGenerationIT {
 
@@ -61,6 +61,19 @@ class CrdGenerationIT {
             assertEquals(422, rejected.code(), rejected.getMessage());
             assertTrue(rejected.getMessage().contains(violation.getValue()), violation.getKey() + ": " + rejected.getMessage());
         }
+    }
+
+    /** The generated Deployment and Service pass the API server's validation (a server-side dry run). */
+    @Test
+    void theGeneratedWorkloadIsValid() {
+        String namespace = gizmos.split("/")[5];
+        var settings = new dev.mooring.manifests.Workload.Settings("gizmos", namespace, "example/gizmos:1", 2, "gizmos", true);
+        JsonObject deployment = HTTP.send("POST", "/apis/apps/v1/namespaces/" + namespace + "/deployments", Map.of("dryRun", "All"),
+                dev.mooring.manifests.Workload.deployment(settings).toString(), "application/json");
+        assertEquals(2, deployment.getAsJsonObject("spec").get("replicas").getAsInt());
+        JsonObject service = HTTP.send("POST", "/api/v1/namespaces/" + namespace + "/services", Map.of("dryRun", "All"),
+                dev.mooring.manifests.Workload.service(settings).toString(), "application/json");
+        assertEquals(443, service.getAsJsonObject("spec").getAsJsonArray("ports").get(0).getAsJsonObject().get("port").getAsInt());
     }
 
     private static JsonObject create(String name, String spec) {

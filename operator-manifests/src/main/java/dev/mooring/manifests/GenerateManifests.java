@@ -1,46 +1,61 @@
 package dev.mooring.manifests;
 
+import dev.mooring.runtime.admission.AdmissionRoutes;
+import dev.mooring.runtime.admission.WebhookConfigurations;
+import dev.mooring.runtime.internal.ControllerOptions;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The command line of the manifest generator, offline (no kubeconfig, no request): the CRDs of
- * the {@code @CustomResource} classes named and, with {@code --name} and {@code --namespace},
- * the ServiceAccount and RBAC of the controllers and admission beans named ({@link Rbac}), as YAML.
+ * The command line of the manifest generator, offline (no kubeconfig, no request), from the
+ * operator's compiled classes:
  *
  * <pre>
  * java -cp "$OPERATOR_CLASSES:$MOORING_CLASSPATH" dev.mooring.manifests.GenerateManifests \
- *     [--output DIR] [--name widgets --namespace operators [--lease-name widgets]] com.example.Widget com.example.WidgetController ...
+ *     --output DIR [--name NAME --namespace NAMESPACE [--image IMAGE] [--replicas N] [--lease-name LEASE]
+ *     [--ca-file CA.crt] [--without-webhooks]] CLASS...
  * </pre>
  *
- * Without {@code --output} the YAML goes to standard output; with it, to {@code DIR/crds.yaml}
- * and {@code DIR/rbac.yaml}.
- * A class that is not found, or that cannot be represented, ends it with exit code 2 and a
- * message naming it.
+ * <ul>
+ * <li>always the CRDs of the {@code @CustomResource} classes ({@code crds.yaml});</li>
+ * <li>with {@code --name} and {@code --namespace}: the ServiceAccount and RBAC ({@code rbac.yaml});</li>
+ * <li>with {@code --image} too: the Deployment ({@code deployment.yaml}) and, when admission
+ * beans are among the classes (unless {@code --without-webhooks}), the Service and the webhook
+ * configurations ({@code service.yaml}, {@code webhooks.yaml}, named {@code <name>.<namespace>.svc},
+ * CA bundle from {@code --ca-file} or {@code MOORING_WEBHOOK_CA_FILE});</li>
+ * <li>{@code kustomization.yaml} listing them, so that {@code kubectl apply -k DIR} installs them.</li>
+ * </ul>
+ *
+ * Without {@code --output} every document goes to standard output. A wrong argument ends it
+ * with exit code 2 and a message naming it.
  */
 public final class GenerateManifests {
+
+    private static final List<String> VALUED = List.of("--output", "--name", "--namespace", "--lease-name", "--image", "--replicas",
+            "--ca-file");
 
     private GenerateManifests() {
     }
 
     public static void main(String[] args) {
         try {
-            Generated generated = generate(List.of(args));
-            Path output = option(List.of(args), "--output");
+            Map<String, String> files = generate(List.of(args), System.getenv());
+            String output = options(List.of(args)).get("--output");
             if (output == null) {
-                System.out.print(generated.crds() + generated.rbac());
+                files.values().forEach(System.out::print);
             } else {
-                Files.createDirectories(output);
-                if (!generated.crds().isEmpty()) {
-                    Files.writeString(output.resolve("crds.yaml"), generated.crds(), StandardCharsets.UTF_8);
-                }
-                if (!generated.rbac().isEmpty()) {
-                    Files.writeString(output.resolve("rbac.yaml"), generated.rbac(), StandardCharsets.UTF_8);
+                Path dir = Path.of(output);
+                Files.createDirectories(dir);
+                for (Map.Entry<String, String> file : files.entrySet()) {
+                    Files.writeString(dir.resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
                 }
             }
         } catch (IllegalArgumentException | ClassNotFoundException | IOException e) {
@@ -49,45 +64,98 @@ public final class GenerateManifests {
         }
     }
 
-    /** The YAML documents generated: CRDs, and RBAC (empty without {@code --name}). */
-    record Generated(String crds, String rbac) {
-    }
-
-    /** The YAML for these arguments. */
-    static Generated generate(List<String> args) throws ClassNotFoundException {
+    /** The files for these arguments, by name, in install order, {@code kustomization.yaml} last. */
+    static Map<String, String> generate(List<String> args, Map<String, String> environment)
+            throws ClassNotFoundException, IOException {
+        Map<String, String> options = options(args);
         List<Class<?>> classes = new ArrayList<>();
-        java.util.Map<String, String> options = new java.util.HashMap<>();
         for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            if (List.of("--output", "--name", "--namespace", "--lease-name").contains(arg)) {
-                if (i + 1 >= args.size()) {
-                    throw new IllegalArgumentException(arg + " needs a value");
-                }
-                options.put(arg, args.get(++i));
-            } else if (arg.startsWith("--")) {
-                throw new IllegalArgumentException("unknown option " + arg + " (options: --output DIR, --name NAME, --namespace"
-                        + " NAMESPACE, --lease-name LEASE)");
-            } else {
-                classes.add(Class.forName(arg));
+            if (VALUED.contains(args.get(i))) {
+                i++;
+            } else if (!args.get(i).equals("--without-webhooks")) {
+                classes.add(Class.forName(args.get(i)));
             }
         }
-        List<JsonObject> crds = Crds.of(classes);
         String name = options.get("--name");
         String namespace = options.get("--namespace");
         if ((name == null) != (namespace == null)) {
             throw new IllegalArgumentException("--name and --namespace go together (the ServiceAccount and its roles)");
         }
-        List<JsonObject> rbac = name == null ? List.of()
-                : Rbac.of(classes, new Rbac.Settings(name, namespace, options.get("--lease-name")));
-        if (crds.isEmpty() && rbac.isEmpty()) {
-            throw new IllegalArgumentException("nothing to generate: none of " + classes.stream().map(Class::getName).toList()
-                    + " is a @CustomResource, and RBAC needs --name and --namespace");
+        if (name == null && options.containsKey("--image")) {
+            throw new IllegalArgumentException("--image needs --name and --namespace");
         }
-        return new Generated(crds.isEmpty() ? "" : Yaml.of(crds), rbac.isEmpty() ? "" : Yaml.of(rbac));
+        Map<String, String> files = new LinkedHashMap<>();
+        List<JsonObject> crds = Crds.of(classes);
+        if (!crds.isEmpty()) {
+            files.put("crds.yaml", Yaml.of(crds));
+        }
+        if (name != null) {
+            String lease = options.get("--lease-name");
+            files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(name, namespace, lease))));
+            List<Class<?>> policies = classes.stream().filter(AdmissionRoutes::declares).toList();
+            boolean webhooks = !policies.isEmpty() && !args.contains("--without-webhooks");
+            if (options.containsKey("--image")) {
+                Workload.Settings workload = new Workload.Settings(name, namespace, options.get("--image"), replicas(options), lease,
+                        webhooks);
+                files.put("deployment.yaml", Yaml.of(List.of(Workload.deployment(workload))));
+                if (webhooks) {
+                    files.put("service.yaml", Yaml.of(List.of(Workload.service(workload))));
+                }
+            }
+            if (webhooks) {
+                files.put("webhooks.yaml", webhooks(policies, classes, name, namespace, options, environment));
+            }
+        }
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("nothing to generate: none of " + classes.stream().map(Class::getName).toList()
+                    + " is a @CustomResource, and the rest needs --name and --namespace");
+        }
+        StringBuilder kustomization = new StringBuilder("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
+        files.keySet().forEach(file -> kustomization.append("  - ").append(file).append('\n'));
+        files.put("kustomization.yaml", kustomization.toString());
+        return files;
     }
 
-    private static Path option(List<String> args, String option) {
-        int at = args.indexOf(option);
-        return at < 0 || at + 1 >= args.size() ? null : Path.of(args.get(at + 1));
+    private static String webhooks(List<Class<?>> policies, List<Class<?>> classes, String name, String namespace,
+            Map<String, String> options, Map<String, String> environment) throws IOException {
+        String ca = options.getOrDefault("--ca-file", environment.get("MOORING_WEBHOOK_CA_FILE"));
+        if (ca == null) {
+            throw new IllegalArgumentException("the admission beans need a CA bundle for their webhook configurations: give --ca-file"
+                    + " or MOORING_WEBHOOK_CA_FILE (the PEM CA that signed the webhook's serving certificate), or --without-webhooks");
+        }
+        List<WebhookConfigurations.ControllerScope> controllers = new ArrayList<>();
+        for (Class<?> type : classes) {
+            ControllerOptions.offline(type, namespace).ifPresent(definition -> controllers.add(
+                    new WebhookConfigurations.ControllerScope(definition.kind(), definition.namespace())));
+        }
+        // webhook names must be qualified: the Service's own DNS name is, and belongs to this operator alone
+        return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace,
+                new WebhookConfigurations.Target(name + "." + namespace + ".svc", name, namespace, 443, Files.readAllBytes(Path.of(ca)))));
+    }
+
+    private static int replicas(Map<String, String> options) {
+        String value = options.getOrDefault("--replicas", "1");
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--replicas must be a whole number, not '" + value + "'");
+        }
+    }
+
+    private static Map<String, String> options(List<String> args) {
+        Map<String, String> options = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (VALUED.contains(arg)) {
+                if (i + 1 >= args.size()) {
+                    throw new IllegalArgumentException(arg + " needs a value");
+                }
+                options.put(arg, args.get(++i));
+            } else if (arg.startsWith("--") && !arg.equals("--without-webhooks")) {
+                throw new IllegalArgumentException("unknown option " + arg + " (options: " + String.join(", ", VALUED)
+                        + ", --without-webhooks)");
+            }
+        }
+        return options;
     }
 }

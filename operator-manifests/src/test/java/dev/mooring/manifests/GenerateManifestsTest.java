@@ -1,29 +1,68 @@
 package dev.mooring.manifests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.mooring.examples.admission.DeploymentPolicy;
+import dev.mooring.examples.snippets.Widget;
+import dev.mooring.examples.snippets.WidgetController;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The command line: the YAML of the classes named; a class that is no custom resource, or an unknown option, is named. */
+/** The command line: the folder for the classes and options given; wrong arguments are named. */
 class GenerateManifestsTest {
 
+    @TempDir
+    Path dir;
+
     @Test
-    void printsTheCrdsOfTheClassesNamed() throws Exception {
-        String yaml = GenerateManifests.generate(List.of(Gadget.class.getName(), "java.lang.String")).crds();
-        assertTrue(yaml.contains("name: gadgets.example.com"), yaml);
-        IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
-                () -> GenerateManifests.generate(List.of("java.lang.String")));
-        assertTrue(none.getMessage().contains("is a @CustomResource"), none.getMessage());
-        String rbac = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators",
-                dev.mooring.examples.snippets.WidgetController.class.getName())).rbac();
-        assertTrue(rbac.contains("kind: Role\n") && rbac.contains("namespace: operators"), rbac);
-        IllegalArgumentException half = assertThrows(IllegalArgumentException.class,
-                () -> GenerateManifests.generate(List.of("--name", "widgets", Gadget.class.getName())));
-        assertTrue(half.getMessage().contains("--name and --namespace go together"), half.getMessage());
-        IllegalArgumentException option = assertThrows(IllegalArgumentException.class,
-                () -> GenerateManifests.generate(List.of("--image", "x")));
-        assertTrue(option.getMessage().contains("unknown option --image"), option.getMessage());
+    void theWholeFolderForAnOperatorWithWebhooks() throws Exception {
+        Path ca = Files.writeString(dir.resolve("ca.crt"), "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+        Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators", "--image",
+                "example/widgets:1", "--replicas", "2", "--lease-name", "widgets", "--ca-file", ca.toString(), Widget.class.getName(),
+                WidgetController.class.getName(), DeploymentPolicy.class.getName()), Map.of());
+        assertEquals(List.of("crds.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "webhooks.yaml", "kustomization.yaml"),
+                List.copyOf(files.keySet()));
+        String deployment = files.get("deployment.yaml");
+        for (String expected : List.of("replicas: 2", "image: example/widgets:1", "serviceAccountName: widgets",
+                "fieldPath: metadata.namespace", "path: /health/started", "path: /health/live", "path: /health/ready",
+                "runAsNonRoot: true", "secretName: widgets-tls", "mountPath: /var/run/mooring/tls", "value: widgets")) {
+            assertTrue(deployment.contains(expected), expected + " in\n" + deployment);
+        }
+        assertTrue(files.get("service.yaml").contains("port: 443") && files.get("service.yaml").contains("targetPort: https"));
+        assertTrue(files.get("webhooks.yaml").contains("name: widgets.operators.svc") && files.get("webhooks.yaml").contains("port: 443"),
+                files.get("webhooks.yaml"));
+        assertTrue(files.get("kustomization.yaml").contains("  - webhooks.yaml\n"), files.get("kustomization.yaml"));
+        assertTrue(files.get("rbac.yaml").contains("- leases"), "leader election rights with a Lease");
+    }
+
+    @Test
+    void withoutWebhooksThereIsNoServiceNorRegistration() throws Exception {
+        Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators", "--image",
+                "example/widgets:1", "--without-webhooks", WidgetController.class.getName(), DeploymentPolicy.class.getName()), Map.of());
+        assertEquals(List.of("rbac.yaml", "deployment.yaml", "kustomization.yaml"), List.copyOf(files.keySet()));
+        assertTrue(!files.get("deployment.yaml").contains("webhook-tls"), files.get("deployment.yaml"));
+    }
+
+    @Test
+    void wrongArgumentsAreNamed() {
+        Map<List<String>, String> wrong = Map.of(
+                List.of("java.lang.String"), "is a @CustomResource",
+                List.of("--image", "x", Widget.class.getName()), "--image needs --name and --namespace",
+                List.of("--name", "w", Widget.class.getName()), "--name and --namespace go together",
+                List.of("--frobnicate", "x"), "unknown option --frobnicate",
+                List.of("--name", "w", "--namespace", "n", DeploymentPolicy.class.getName()), "--ca-file",
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "2", Widget.class.getName()), "--lease-name",
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "two", Widget.class.getName()), "'two'");
+        for (Map.Entry<List<String>, String> arguments : wrong.entrySet()) {
+            IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                    () -> GenerateManifests.generate(arguments.getKey(), Map.of()), arguments.getKey().toString());
+            assertTrue(error.getMessage().contains(arguments.getValue()), arguments.getKey() + ": " + error.getMessage());
+        }
     }
 }

@@ -1,0 +1,114 @@
+package dev.mooring.manifests;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+
+/**
+ * The operator's Deployment and, with webhooks, its Service: Liberty with the operator's image,
+ * the ServiceAccount of {@link Rbac}, the namespace through the downward API, the probes of the
+ * README (started, live, ready on the HTTP port), the webhook TLS Secret mounted where Mooring
+ * reads it, a non-root restricted security context and resource requests.
+ */
+public final class Workload {
+
+    /** Where Mooring reads the webhook certificate (mooring.webhook.tls.cert-file / key-file defaults). */
+    static final String TLS_MOUNT = "/var/run/mooring/tls";
+
+    /**
+     * @param name the Deployment's, Service's and ServiceAccount's name
+     * @param namespace the operator's namespace
+     * @param image the operator's image
+     * @param replicas how many pods (more than one needs leader election)
+     * @param leaseName the leader election Lease, or null without election
+     * @param webhooks whether the operator serves admission webhooks (HTTPS port, TLS Secret, Service)
+     */
+    public record Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks) {
+
+        public Settings {
+            if (replicas < 1) {
+                throw new IllegalArgumentException("--replicas must be at least 1, got " + replicas);
+            }
+            if (replicas > 1 && leaseName == null) {
+                throw new IllegalArgumentException("--replicas " + replicas + " needs leader election: give --lease-name");
+            }
+        }
+    }
+
+    private Workload() {
+    }
+
+    /** The Deployment. */
+    public static JsonObject deployment(Settings settings) {
+        JsonObjectBuilder labels = Json.createObjectBuilder().add("app.kubernetes.io/name", settings.name());
+        JsonArrayBuilder env = Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "MOORING_NAMESPACE")
+                .add("valueFrom", Json.createObjectBuilder().add("fieldRef", Json.createObjectBuilder()
+                        .add("fieldPath", "metadata.namespace"))));
+        if (settings.leaseName() != null) {
+            env.add(variable("MOORING_LEADER_ELECTION_ENABLED", "true"));
+            env.add(variable("MOORING_LEADER_ELECTION_LEASE_NAME", settings.leaseName()));
+        }
+        JsonArrayBuilder ports = Json.createArrayBuilder().add(port("http", 9080));
+        if (settings.webhooks()) {
+            ports.add(port("https", 9443));
+        }
+        JsonObjectBuilder container = Json.createObjectBuilder().add("name", "operator").add("image", settings.image())
+                .add("env", env).add("ports", ports)
+                .add("startupProbe", probe("/health/started", 2, 60))
+                .add("livenessProbe", probe("/health/live", 10, 3))
+                .add("readinessProbe", probe("/health/ready", 5, 1))
+                .add("resources", Json.createObjectBuilder()
+                        .add("requests", Json.createObjectBuilder().add("cpu", "100m").add("memory", "384Mi"))
+                        .add("limits", Json.createObjectBuilder().add("memory", "768Mi")))
+                .add("securityContext", Json.createObjectBuilder().add("allowPrivilegeEscalation", false)
+                        .add("readOnlyRootFilesystem", false)
+                        .add("capabilities", Json.createObjectBuilder().add("drop", Json.createArrayBuilder().add("ALL"))));
+        JsonObjectBuilder pod = Json.createObjectBuilder().add("serviceAccountName", settings.name())
+                .add("securityContext", Json.createObjectBuilder().add("runAsNonRoot", true)
+                        .add("seccompProfile", Json.createObjectBuilder().add("type", "RuntimeDefault")));
+        if (settings.webhooks()) {
+            container.add("volumeMounts", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "webhook-tls")
+                    .add("mountPath", TLS_MOUNT).add("readOnly", true)));
+            pod.add("volumes", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "webhook-tls")
+                    .add("secret", Json.createObjectBuilder().add("secretName", settings.name() + "-tls"))));
+        }
+        pod.add("containers", Json.createArrayBuilder().add(container));
+        JsonObject podLabels = labels.build();
+        return Json.createObjectBuilder().add("apiVersion", "apps/v1").add("kind", "Deployment")
+                .add("metadata", metadata(settings).add("labels", podLabels))
+                .add("spec", Json.createObjectBuilder().add("replicas", settings.replicas())
+                        .add("selector", Json.createObjectBuilder().add("matchLabels", podLabels))
+                        .add("template", Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("labels", podLabels))
+                                .add("spec", pod)))
+                .build();
+    }
+
+    /** The Service of the webhooks: port 443 to the pods' HTTPS port. */
+    public static JsonObject service(Settings settings) {
+        return Json.createObjectBuilder().add("apiVersion", "v1").add("kind", "Service")
+                .add("metadata", metadata(settings))
+                .add("spec", Json.createObjectBuilder()
+                        .add("selector", Json.createObjectBuilder().add("app.kubernetes.io/name", settings.name()))
+                        .add("ports", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "https").add("port", 443)
+                                .add("targetPort", "https"))))
+                .build();
+    }
+
+    private static JsonObjectBuilder metadata(Settings settings) {
+        return Json.createObjectBuilder().add("name", settings.name()).add("namespace", settings.namespace());
+    }
+
+    private static JsonObject variable(String name, String value) {
+        return Json.createObjectBuilder().add("name", name).add("value", value).build();
+    }
+
+    private static JsonObject port(String name, int port) {
+        return Json.createObjectBuilder().add("name", name).add("containerPort", port).build();
+    }
+
+    private static JsonObject probe(String path, int period, int failures) {
+        return Json.createObjectBuilder().add("httpGet", Json.createObjectBuilder().add("path", path).add("port", "http"))
+                .add("periodSeconds", period).add("failureThreshold", failures).build();
+    }
+}
