@@ -64,6 +64,30 @@ public final class GenerateManifests {
         }
     }
 
+    /**
+     * What to generate besides the CRDs.
+     *
+     * @param name the ServiceAccount's, roles', Deployment's and Service's name (null: CRDs only)
+     * @param namespace the operator's namespace (with {@code name})
+     * @param image the operator's image (null: no Deployment)
+     * @param replicas the Deployment's replicas
+     * @param leaseName the leader election Lease, or null
+     * @param caFile the webhook configurations' CA bundle (PEM), or null for {@code MOORING_WEBHOOK_CA_FILE}
+     * @param withoutWebhooks true to leave the webhooks out (no Service, no registration)
+     */
+    public record Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
+            boolean withoutWebhooks) {
+
+        public Options {
+            if ((name == null) != (namespace == null)) {
+                throw new IllegalArgumentException("--name and --namespace go together (the ServiceAccount and its roles)");
+            }
+            if (name == null && image != null) {
+                throw new IllegalArgumentException("--image needs --name and --namespace");
+            }
+        }
+    }
+
     /** The files for these arguments, by name, in install order, {@code kustomization.yaml} last. */
     static Map<String, String> generate(List<String> args, Map<String, String> environment)
             throws ClassNotFoundException, IOException {
@@ -76,34 +100,40 @@ public final class GenerateManifests {
                 classes.add(Class.forName(args.get(i)));
             }
         }
-        String name = options.get("--name");
-        String namespace = options.get("--namespace");
-        if ((name == null) != (namespace == null)) {
-            throw new IllegalArgumentException("--name and --namespace go together (the ServiceAccount and its roles)");
-        }
-        if (name == null && options.containsKey("--image")) {
-            throw new IllegalArgumentException("--image needs --name and --namespace");
-        }
+        return files(classes, new Options(options.get("--name"), options.get("--namespace"), options.get("--image"),
+                replicas(options), options.get("--lease-name"), options.get("--ca-file"), args.contains("--without-webhooks")),
+                environment);
+    }
+
+    /**
+     * The files for these classes (custom resources, controllers, admission beans; others are
+     * skipped), by name, in install order, {@code kustomization.yaml} last.
+     *
+     * @throws IllegalArgumentException naming what is wrong, or when there is nothing to generate
+     */
+    public static Map<String, String> files(List<Class<?>> classes, Options options, Map<String, String> environment)
+            throws IOException {
         Map<String, String> files = new LinkedHashMap<>();
         List<JsonObject> crds = Crds.of(classes);
         if (!crds.isEmpty()) {
             files.put("crds.yaml", Yaml.of(crds));
         }
-        if (name != null) {
-            String lease = options.get("--lease-name");
-            files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(name, namespace, lease))));
+        if (options.name() != null) {
+            files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(options.name(), options.namespace(),
+                    options.leaseName()))));
             List<Class<?>> policies = classes.stream().filter(AdmissionRoutes::declares).toList();
-            boolean webhooks = !policies.isEmpty() && !args.contains("--without-webhooks");
-            if (options.containsKey("--image")) {
-                Workload.Settings workload = new Workload.Settings(name, namespace, options.get("--image"), replicas(options), lease,
-                        webhooks);
+            boolean webhooks = !policies.isEmpty() && !options.withoutWebhooks();
+            if (options.image() != null) {
+                Workload.Settings workload = new Workload.Settings(options.name(), options.namespace(), options.image(),
+                        options.replicas(), options.leaseName(), webhooks);
                 files.put("deployment.yaml", Yaml.of(List.of(Workload.deployment(workload))));
                 if (webhooks) {
                     files.put("service.yaml", Yaml.of(List.of(Workload.service(workload))));
                 }
             }
             if (webhooks) {
-                files.put("webhooks.yaml", webhooks(policies, classes, name, namespace, options, environment));
+                files.put("webhooks.yaml", webhooks(policies, classes, options.name(), options.namespace(), options.caFile(),
+                        environment));
             }
         }
         if (files.isEmpty()) {
@@ -117,8 +147,8 @@ public final class GenerateManifests {
     }
 
     private static String webhooks(List<Class<?>> policies, List<Class<?>> classes, String name, String namespace,
-            Map<String, String> options, Map<String, String> environment) throws IOException {
-        String ca = options.getOrDefault("--ca-file", environment.get("MOORING_WEBHOOK_CA_FILE"));
+            String caFile, Map<String, String> environment) throws IOException {
+        String ca = caFile != null ? caFile : environment.get("MOORING_WEBHOOK_CA_FILE");
         if (ca == null) {
             throw new IllegalArgumentException("the admission beans need a CA bundle for their webhook configurations: give --ca-file"
                     + " or MOORING_WEBHOOK_CA_FILE (the PEM CA that signed the webhook's serving certificate), or --without-webhooks");

@@ -1,0 +1,142 @@
+package dev.mooring.maven;
+
+import dev.mooring.api.Controller;
+import dev.mooring.api.CustomResource;
+import dev.mooring.api.RbacRule;
+import dev.mooring.api.admission.AdmissionCache;
+import dev.mooring.manifests.GenerateManifests;
+import dev.mooring.runtime.admission.AdmissionRoutes;
+import java.io.File;
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.apache.maven.project.MavenProject;
+
+/**
+ * {@code mooring:manifests}: the operator's manifests from the module's compiled classes, offline,
+ * into a kustomize-ready folder ({@code target/manifests} by default): the CRDs of its
+ * {@code @CustomResource} classes and, with {@code name} and {@code namespace}, its RBAC, and with
+ * {@code image} its Deployment, Service and webhook configurations (see {@link GenerateManifests}).
+ * Bound to {@code process-classes}, so that {@code mvn package} writes them.
+ */
+@Mojo(name = "manifests", defaultPhase = LifecyclePhase.PROCESS_CLASSES, requiresDependencyResolution = ResolutionScope.COMPILE,
+        threadSafe = true)
+public class ManifestsMojo extends AbstractMojo {
+
+    @Parameter(defaultValue = "${project}", readonly = true, required = true)
+    MavenProject project;
+
+    /** Where the files are written. */
+    @Parameter(property = "mooring.manifests.output", defaultValue = "${project.build.directory}/manifests")
+    File output;
+
+    /** The ServiceAccount's, roles', Deployment's and Service's name; without it, only CRDs. */
+    @Parameter(property = "mooring.manifests.name")
+    String name;
+
+    /** The operator's namespace (with {@code name}). */
+    @Parameter(property = "mooring.manifests.namespace")
+    String namespace;
+
+    /** The operator's image; without it, no Deployment, Service or webhook registration. */
+    @Parameter(property = "mooring.manifests.image")
+    String image;
+
+    @Parameter(property = "mooring.manifests.replicas", defaultValue = "1")
+    int replicas;
+
+    /** The leader election Lease (required for more than one replica). */
+    @Parameter(property = "mooring.manifests.lease-name")
+    String leaseName;
+
+    /** The webhook configurations' CA bundle (PEM); else {@code MOORING_WEBHOOK_CA_FILE}. */
+    @Parameter(property = "mooring.manifests.ca-file")
+    File caFile;
+
+    @Parameter(property = "mooring.manifests.without-webhooks", defaultValue = "false")
+    boolean withoutWebhooks;
+
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        Path classesDir = Path.of(project.getBuild().getOutputDirectory());
+        if (!Files.isDirectory(classesDir)) {
+            getLog().info("No compiled classes in " + classesDir + ": no manifests");
+            return;
+        }
+        // the plugin's own Mooring classes come first, so that the module's annotations are the ones the generator reads;
+        // JSON-P finds its provider through the context class loader, which in a mojo is not the plugin's realm
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(urls(classesDir), getClass().getClassLoader())) {
+            thread.setContextClassLoader(loader);
+            List<Class<?>> classes = new ArrayList<>();
+            for (String className : classNames(classesDir)) {
+                Class<?> type = Class.forName(className, false, loader);
+                if (relevant(type)) {
+                    classes.add(type);
+                }
+            }
+            if (classes.isEmpty()) {
+                getLog().info("No custom resources, controllers or admission beans in " + classesDir + ": no manifests");
+                return;
+            }
+            Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
+                    replicas, leaseName, caFile == null ? null : caFile.getPath(), withoutWebhooks), System.getenv());
+            Files.createDirectories(output.toPath());
+            for (Map.Entry<String, String> file : files.entrySet()) {
+                Files.writeString(output.toPath().resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
+            }
+            getLog().info("Wrote " + files.keySet() + " to " + output + " for " + classes.size() + " classes");
+        } catch (IllegalArgumentException e) {
+            throw new MojoFailureException("mooring:manifests: " + e.getMessage(), e);
+        } catch (IOException | ClassNotFoundException | LinkageError e) {
+            throw new MojoExecutionException("mooring:manifests could not read the module's classes: " + e, e);
+        } finally {
+            thread.setContextClassLoader(context);
+        }
+    }
+
+    /** A class the manifests are about. */
+    private static boolean relevant(Class<?> type) {
+        return type.isAnnotationPresent(CustomResource.class) || type.isAnnotationPresent(Controller.class)
+                || type.isAnnotationPresent(AdmissionCache.class) || type.getAnnotationsByType(RbacRule.class).length > 0
+                || AdmissionRoutes.declares(type);
+    }
+
+    private URL[] urls(Path classesDir) throws MojoExecutionException {
+        List<URL> urls = new ArrayList<>();
+        try {
+            urls.add(classesDir.toUri().toURL());
+            for (String element : project.getCompileClasspathElements()) {
+                urls.add(new File(element).toURI().toURL());
+            }
+        } catch (MalformedURLException | org.apache.maven.artifact.DependencyResolutionRequiredException e) {
+            throw new MojoExecutionException("mooring:manifests cannot build the module's class path: " + e.getMessage(), e);
+        }
+        return urls.toArray(URL[]::new);
+    }
+
+    private static List<String> classNames(Path classesDir) throws IOException {
+        try (Stream<Path> files = Files.walk(classesDir)) {
+            return files.filter(file -> file.toString().endsWith(".class") && !file.getFileName().toString().equals("module-info.class"))
+                    .map(file -> classesDir.relativize(file).toString().replace(File.separatorChar, '.'))
+                    .map(file -> file.substring(0, file.length() - ".class".length()))
+                    .sorted().toList();
+        }
+    }
+}
