@@ -68,6 +68,10 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter(property = "mooring.manifests.ca-file")
     File caFile;
 
+    /** The cert-manager Certificate ({@code namespace/name}) whose CA cert-manager injects, instead of {@code caFile}. */
+    @Parameter(property = "mooring.manifests.inject-ca-from")
+    String injectCaFrom;
+
     @Parameter(property = "mooring.manifests.without-webhooks", defaultValue = "false")
     boolean withoutWebhooks;
 
@@ -96,7 +100,7 @@ public class ManifestsMojo extends AbstractMojo {
                 return;
             }
             Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
-                    replicas, leaseName, caFile == null ? null : caFile.getPath(), withoutWebhooks), System.getenv());
+                    replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks), System.getenv());
             Files.createDirectories(output.toPath());
             for (Map.Entry<String, String> file : files.entrySet()) {
                 Files.writeString(output.toPath().resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);

@@ -21,7 +21,7 @@ import java.util.Map;
  * <pre>
  * java -cp "$OPERATOR_CLASSES:$MOORING_CLASSPATH" dev.mooring.manifests.GenerateManifests \
  *     --output DIR [--name NAME --namespace NAMESPACE [--image IMAGE] [--replicas N] [--lease-name LEASE]
- *     [--ca-file CA.crt] [--without-webhooks]] CLASS...
+ *     [--ca-file CA.crt | --inject-ca-from NAMESPACE/CERTIFICATE] [--without-webhooks]] CLASS...
  * </pre>
  *
  * <ul>
@@ -30,7 +30,8 @@ import java.util.Map;
  * <li>with {@code --image} too: the Deployment ({@code deployment.yaml}) and, when admission
  * beans are among the classes (unless {@code --without-webhooks}), the Service and the webhook
  * configurations ({@code service.yaml}, {@code webhooks.yaml}, named {@code <name>.<namespace>.svc},
- * CA bundle from {@code --ca-file} or {@code MOORING_WEBHOOK_CA_FILE});</li>
+ * CA bundle from {@code --ca-file} or {@code MOORING_WEBHOOK_CA_FILE}, or injected by cert-manager from the
+ * Certificate {@code --inject-ca-from} names);</li>
  * <li>{@code kustomization.yaml} listing them, so that {@code kubectl apply -k DIR} installs them.</li>
  * </ul>
  *
@@ -40,7 +41,7 @@ import java.util.Map;
 public final class GenerateManifests {
 
     private static final List<String> VALUED = List.of("--output", "--name", "--namespace", "--lease-name", "--image", "--replicas",
-            "--ca-file");
+            "--ca-file", "--inject-ca-from");
 
     private GenerateManifests() {
     }
@@ -73,10 +74,11 @@ public final class GenerateManifests {
      * @param replicas the Deployment's replicas
      * @param leaseName the leader election Lease, or null
      * @param caFile the webhook configurations' CA bundle (PEM), or null for {@code MOORING_WEBHOOK_CA_FILE}
+     * @param injectCaFrom the cert-manager Certificate ({@code namespace/name}) to inject the CA from, instead of a file
      * @param withoutWebhooks true to leave the webhooks out (no Service, no registration)
      */
     public record Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-            boolean withoutWebhooks) {
+            String injectCaFrom, boolean withoutWebhooks) {
 
         public Options {
             if ((name == null) != (namespace == null)) {
@@ -101,7 +103,8 @@ public final class GenerateManifests {
             }
         }
         return files(classes, new Options(options.get("--name"), options.get("--namespace"), options.get("--image"),
-                replicas(options), options.get("--lease-name"), options.get("--ca-file"), args.contains("--without-webhooks")),
+                replicas(options), options.get("--lease-name"), options.get("--ca-file"), options.get("--inject-ca-from"),
+                args.contains("--without-webhooks")),
                 environment);
     }
 
@@ -132,8 +135,7 @@ public final class GenerateManifests {
                 }
             }
             if (webhooks) {
-                files.put("webhooks.yaml", webhooks(policies, classes, options.name(), options.namespace(), options.caFile(),
-                        environment));
+                files.put("webhooks.yaml", webhooks(policies, classes, options, environment));
             }
         }
         if (files.isEmpty()) {
@@ -146,12 +148,20 @@ public final class GenerateManifests {
         return files;
     }
 
-    private static String webhooks(List<Class<?>> policies, List<Class<?>> classes, String name, String namespace,
-            String caFile, Map<String, String> environment) throws IOException {
-        String ca = caFile != null ? caFile : environment.get("MOORING_WEBHOOK_CA_FILE");
-        if (ca == null) {
+    private static String webhooks(List<Class<?>> policies, List<Class<?>> classes, Options options,
+            Map<String, String> environment) throws IOException {
+        String name = options.name();
+        String namespace = options.namespace();
+        String ca = options.caFile() != null ? options.caFile() : environment.get("MOORING_WEBHOOK_CA_FILE");
+        if (options.injectCaFrom() != null && options.caFile() != null) {
+            throw new IllegalArgumentException("give --ca-file or --inject-ca-from, not both");
+        }
+        if (options.injectCaFrom() != null) {
+            ca = null;
+        } else if (ca == null) {
             throw new IllegalArgumentException("the admission beans need a CA bundle for their webhook configurations: give --ca-file"
-                    + " or MOORING_WEBHOOK_CA_FILE (the PEM CA that signed the webhook's serving certificate), or --without-webhooks");
+                    + " or MOORING_WEBHOOK_CA_FILE (the PEM CA that signed the webhook's serving certificate), --inject-ca-from"
+                    + " (a cert-manager Certificate), or --without-webhooks");
         }
         List<WebhookConfigurations.ControllerScope> controllers = new ArrayList<>();
         for (Class<?> type : classes) {
@@ -160,7 +170,8 @@ public final class GenerateManifests {
         }
         // webhook names must be qualified: the Service's own DNS name is, and belongs to this operator alone
         return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace,
-                new WebhookConfigurations.Target(name + "." + namespace + ".svc", name, namespace, 443, Files.readAllBytes(Path.of(ca)))));
+                new WebhookConfigurations.Target(name + "." + namespace + ".svc", name, namespace, 443,
+                        ca == null ? null : Files.readAllBytes(Path.of(ca)), options.injectCaFrom())));
     }
 
     private static int replicas(Map<String, String> options) {

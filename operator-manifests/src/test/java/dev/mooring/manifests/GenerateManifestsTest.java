@@ -58,7 +58,8 @@ class GenerateManifestsTest {
                 List.of("--frobnicate", "x"), "unknown option --frobnicate",
                 List.of("--name", "w", "--namespace", "n", DeploymentPolicy.class.getName()), "--ca-file",
                 List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "2", Widget.class.getName()), "--lease-name",
-                List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "two", Widget.class.getName()), "'two'");
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "two", Widget.class.getName()), "'two'",
+                List.of("--name", "w", "--namespace", "n", "--inject-ca-from", "x", DeploymentPolicy.class.getName()), "namespace/name");
         for (Map.Entry<List<String>, String> arguments : wrong.entrySet()) {
             IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                     () -> GenerateManifests.generate(arguments.getKey(), Map.of()), arguments.getKey().toString());

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,24 @@ class GoldenTest {
         golden("rbac-admission-policies.yaml", Yaml.of(Rbac.of(List.of(dev.mooring.examples.admission.DeploymentPolicy.class,
                 dev.mooring.examples.admission.PodPolicy.class, dev.mooring.examples.admission.DatabasePolicy.class),
                 new Rbac.Settings("policies", "operators", null))));
+    }
+
+    /** The whole install folder of each example, webhooks from cert-manager (no CA file in the golden files). */
+    @Test
+    void theInstallFolders() throws IOException {
+        Map<String, List<Class<?>>> examples = new java.util.LinkedHashMap<>();
+        examples.put("widgets", List.of(Widget.class, dev.mooring.examples.snippets.WidgetController.class));
+        examples.put("configmap-mirror", List.of(dev.mooring.examples.mirror.ConfigMapMirror.class));
+        examples.put("policies", List.of(dev.mooring.examples.admission.DeploymentPolicy.class,
+                dev.mooring.examples.admission.PodPolicy.class, dev.mooring.examples.admission.DatabasePolicy.class));
+        for (Map.Entry<String, List<Class<?>>> example : examples.entrySet()) {
+            String name = example.getKey();
+            Map<String, String> files = GenerateManifests.files(example.getValue(), new GenerateManifests.Options(name, "operators",
+                    "example/" + name + ":1", 1, null, null, "operators/" + name + "-serving", false), Map.of());
+            StringBuilder folder = new StringBuilder();
+            files.forEach((file, content) -> folder.append("# ").append(file).append('\n').append(content));
+            golden("install-" + name + ".yaml", folder.toString());
+        }
     }
 
     private static void golden(String name, String generated) throws IOException {

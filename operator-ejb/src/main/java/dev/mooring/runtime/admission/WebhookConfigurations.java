@@ -64,9 +64,17 @@ public final class WebhookConfigurations {
      * @param serviceName the operator's Service
      * @param serviceNamespace the Service's namespace, which is also the operator's namespace
      * @param servicePort the Service port in front of the HTTPS port (443 by default)
-     * @param caBundle PEM certificates of the CA that signed the serving certificate
+     * @param caBundle PEM certificates of the CA that signed the serving certificate, or null with {@code injectCaFrom}
+     * @param injectCaFrom the cert-manager Certificate ({@code namespace/name}) whose CA cert-manager's CA injector
+     *     writes into the configurations, or null with {@code caBundle}
      */
-    public record Target(String name, String serviceName, String serviceNamespace, int servicePort, byte[] caBundle) {
+    public record Target(String name, String serviceName, String serviceNamespace, int servicePort, byte[] caBundle,
+            String injectCaFrom) {
+
+        /** A target with a CA bundle of its own. */
+        public Target(String name, String serviceName, String serviceNamespace, int servicePort, byte[] caBundle) {
+            this(name, serviceName, serviceNamespace, servicePort, caBundle, null);
+        }
 
         /**
          * @throws IllegalArgumentException naming the value that Kubernetes would refuse
@@ -89,11 +97,19 @@ public final class WebhookConfigurations {
             if (servicePort < 1 || servicePort > 65535) {
                 throw new IllegalArgumentException("The webhook Service port must be between 1 and 65535, not " + servicePort);
             }
-            if (caBundle == null || !new String(caBundle, StandardCharsets.US_ASCII).contains("-----BEGIN CERTIFICATE-----")) {
+            if ((caBundle == null) == (injectCaFrom == null)) {
+                throw new IllegalArgumentException("Give the webhook configurations either a CA bundle or a cert-manager"
+                        + " Certificate to inject one from, not " + (caBundle == null ? "neither" : "both"));
+            }
+            if (injectCaFrom != null && !injectCaFrom.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
+                throw new IllegalArgumentException("inject-ca-from must name a cert-manager Certificate as namespace/name, not '"
+                        + injectCaFrom + "'");
+            }
+            if (caBundle != null && !new String(caBundle, StandardCharsets.US_ASCII).contains("-----BEGIN CERTIFICATE-----")) {
                 throw new IllegalArgumentException("The webhook CA bundle must contain PEM certificates"
                         + " (-----BEGIN CERTIFICATE-----)");
             }
-            caBundle = caBundle.clone();
+            caBundle = caBundle == null ? null : caBundle.clone();
         }
     }
 
@@ -142,17 +158,28 @@ public final class WebhookConfigurations {
         List<KubernetesObject> configurations = new ArrayList<>();
         if (!mutating.isEmpty()) {
             configurations.add(new V1MutatingWebhookConfiguration().apiVersion("admissionregistration.k8s.io/v1")
-                    .kind("MutatingWebhookConfiguration").metadata(new V1ObjectMeta().name(target.name())).webhooks(mutating));
+                    .kind("MutatingWebhookConfiguration").metadata(metadata(target)).webhooks(mutating));
         }
         if (!validating.isEmpty()) {
             configurations.add(new V1ValidatingWebhookConfiguration().apiVersion("admissionregistration.k8s.io/v1")
-                    .kind("ValidatingWebhookConfiguration").metadata(new V1ObjectMeta().name(target.name()))
-                    .webhooks(validating));
+                    .kind("ValidatingWebhookConfiguration").metadata(metadata(target)).webhooks(validating));
         }
         return configurations;
     }
 
-    /** Multi-document YAML of the objects, with the field names and order of their JSON form. */
+    /** The configurations' name, and cert-manager's CA injection annotation when the CA comes from it. */
+    private static V1ObjectMeta metadata(Target target) {
+        V1ObjectMeta metadata = new V1ObjectMeta().name(target.name());
+        if (target.injectCaFrom() != null) {
+            metadata.putAnnotationsItem("cert-manager.io/inject-ca-from", target.injectCaFrom());
+        }
+        return metadata;
+    }
+
+    /**
+     * Multi-document YAML of the objects, with the field names and order of their JSON form,
+     * without empty collections or nulls, and without anchors or aliases.
+     */
     public static String toYaml(List<? extends KubernetesObject> objects) {
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
@@ -200,12 +227,20 @@ public final class WebhookConfigurations {
     @SuppressWarnings("unchecked")
     private static Object integral(Object value) {
         if (value instanceof Map<?, ?> map) {
+            // empty collections and nulls are left out (client-java's models carry empty ones: finalizers, labels)
             Map<String, Object> copy = new LinkedHashMap<>();
-            ((Map<String, Object>) map).forEach((key, item) -> copy.put(key, integral(item)));
+            ((Map<String, Object>) map).forEach((key, item) -> {
+                Object converted = integral(item);
+                if (converted != null && !(converted instanceof Map<?, ?> m && m.isEmpty())
+                        && !(converted instanceof List<?> l && l.isEmpty())) {
+                    copy.put(key, converted);
+                }
+            });
             return copy;
         }
         if (value instanceof List<?> list) {
-            return list.stream().map(WebhookConfigurations::integral).toList();
+            // a new list each time: SnakeYAML writes a shared instance as an &anchor and *alias
+            return new java.util.ArrayList<>(list.stream().map(WebhookConfigurations::integral).toList());
         }
         if (value instanceof Double number && number == Math.rint(number) && !Double.isInfinite(number)) {
             return number.longValue();

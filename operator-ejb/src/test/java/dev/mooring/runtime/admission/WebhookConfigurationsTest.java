@@ -145,4 +145,29 @@ class WebhookConfigurationsTest {
         IllegalArgumentException problem = assertThrows(IllegalArgumentException.class, action::run);
         assertTrue(problem.getMessage().contains(expected), problem.getMessage());
     }
+
+    /** With cert-manager, the configurations carry its injection annotation and no bundle of their own. */
+    @org.junit.jupiter.api.Test
+    void certManagerInjectsTheCaWhenAsked() {
+        WebhookConfigurations.Target target = new WebhookConfigurations.Target("widgets.example.com", "widgets", "operators", 443, null, "operators/widgets-serving");
+        for (io.kubernetes.client.common.KubernetesObject configuration : WebhookConfigurations.of(AdmissionRoutes.of(Policies.class),
+                java.util.List.of(), "operators", target)) {
+            org.junit.jupiter.api.Assertions.assertEquals("operators/widgets-serving",
+                    configuration.getMetadata().getAnnotations().get("cert-manager.io/inject-ca-from"));
+            String yaml = WebhookConfigurations.toYaml(java.util.List.of(configuration));
+            org.junit.jupiter.api.Assertions.assertFalse(yaml.contains("caBundle"), yaml);
+            org.junit.jupiter.api.Assertions.assertFalse(yaml.contains("&id") || yaml.contains("*id") || yaml.contains("[]")
+                    || yaml.contains("{}"), "no anchors, aliases or empty collections: " + yaml);
+        }
+        for (String wrong : java.util.List.of("widgets-serving", "Operators/x", "a/b/c")) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> new WebhookConfigurations.Target("widgets.example.com", "widgets", "operators", 443, null, wrong), wrong);
+        }
+        IllegalArgumentException both = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new WebhookConfigurations.Target("widgets.example.com", "widgets", "operators", 443, CA, "operators/x"));
+        org.junit.jupiter.api.Assertions.assertTrue(both.getMessage().contains("not both"), both.getMessage());
+        IllegalArgumentException neither = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new WebhookConfigurations.Target("widgets.example.com", "widgets", "operators", 443, null, null));
+        org.junit.jupiter.api.Assertions.assertTrue(neither.getMessage().contains("not neither"), neither.getMessage());
+    }
 }
