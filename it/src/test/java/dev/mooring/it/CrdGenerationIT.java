@@ -63,6 +63,19 @@ class CrdGenerationIT {
         }
     }
 
+    /** The scale subresource of @ScaleSubresource: kubectl scale works on the custom resource, within its constraints. */
+    @Test
+    void theScaleSubresourceScalesTheDeclaredField() {
+        create("scaled", "{\"size\":2}");
+        String scale = gizmos + "/scaled/scale";
+        assertEquals(2, HTTP.get(scale, Map.of()).getAsJsonObject("spec").get("replicas").getAsInt());
+        HTTP.send("PATCH", scale, Map.of(), "{\"spec\":{\"replicas\":4}}", "application/merge-patch+json");
+        assertEquals(4, HTTP.get(gizmos + "/scaled", Map.of()).getAsJsonObject("spec").get("size").getAsInt());
+        KubernetesException tooMany = assertThrows(KubernetesException.class, () -> HTTP.send("PATCH", scale, Map.of(),
+                "{\"spec\":{\"replicas\":9}}", "application/merge-patch+json"));
+        assertEquals(422, tooMany.code(), tooMany.getMessage());
+    }
+
     /** The generated Deployment and Service pass the API server's validation (a server-side dry run). */
     @Test
     void theGeneratedWorkloadIsValid() {

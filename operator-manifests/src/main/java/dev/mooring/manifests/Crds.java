@@ -2,6 +2,7 @@ package dev.mooring.manifests;
 
 import dev.mooring.api.CustomResource;
 import dev.mooring.api.crd.PrinterColumn;
+import dev.mooring.api.crd.ScaleSubresource;
 import dev.mooring.runtime.internal.KindCoordinates;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -18,7 +19,7 @@ import java.util.Map;
  * classes, offline. Classes of one group and kind with different versions make one CRD with a
  * version each; with several versions exactly one class says {@code storage = true}. Each
  * version's schema is {@link CrdSchema#of}; a class with a {@code status} field gets the status
- * subresource. The output is deterministic: CRDs by name, versions by class order, properties in
+ * subresource, one with {@link ScaleSubresource} the scale subresource. The output is deterministic: CRDs by name, versions by class order, properties in
  * field order.
  */
 public final class Crds {
@@ -94,8 +95,30 @@ public final class Crds {
         JsonObjectBuilder version = Json.createObjectBuilder().add("name", annotation.version()).add("served", true)
                 .add("storage", storage)
                 .add("schema", Json.createObjectBuilder().add("openAPIV3Schema", CrdSchema.of(type)));
+        JsonObjectBuilder subresources = Json.createObjectBuilder();
+        boolean anySubresource = false;
         if (CrdSchema.fields(type).stream().anyMatch(field -> CrdSchema.serializedName(field).equals("status"))) {
-            version.add("subresources", Json.createObjectBuilder().add("status", JsonObject.EMPTY_JSON_OBJECT));
+            subresources.add("status", JsonObject.EMPTY_JSON_OBJECT);
+            anySubresource = true;
+        }
+        ScaleSubresource scale = type.getAnnotation(ScaleSubresource.class);
+        if (scale != null) {
+            for (String path : new String[] {scale.specReplicasPath(), scale.statusReplicasPath()}) {
+                if (!path.startsWith(".")) {
+                    throw new IllegalArgumentException(type.getName() + ": @ScaleSubresource paths are JSON paths such as"
+                            + " .spec.replicas, not '" + path + "'");
+                }
+            }
+            JsonObjectBuilder scaling = Json.createObjectBuilder().add("specReplicasPath", scale.specReplicasPath())
+                    .add("statusReplicasPath", scale.statusReplicasPath());
+            if (!scale.labelSelectorPath().isEmpty()) {
+                scaling.add("labelSelectorPath", scale.labelSelectorPath());
+            }
+            subresources.add("scale", scaling);
+            anySubresource = true;
+        }
+        if (anySubresource) {
+            version.add("subresources", subresources);
         }
         PrinterColumn[] columns = type.getAnnotationsByType(PrinterColumn.class);
         if (columns.length > 0) {

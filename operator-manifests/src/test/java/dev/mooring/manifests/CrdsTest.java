@@ -38,6 +38,8 @@ class CrdsTest {
                 + "\"singular\":\"gadget\",\"shortNames\":[\"gd\"],\"categories\":[\"all\"]}")).readObject(), at(GADGET, "/spec/names"));
         assertEquals(JsonValue.TRUE, at(GADGET, "/spec/versions/0/storage"));
         assertEquals(JsonValue.EMPTY_JSON_OBJECT, at(GADGET, "/spec/versions/0/subresources/status"));
+        assertEquals("{\"specReplicasPath\":\".spec.replicas\",\"statusReplicasPath\":\".status.replicas\","
+                + "\"labelSelectorPath\":\".status.selector\"}", at(GADGET, "/spec/versions/0/subresources/scale").toString());
         assertEquals(Json.createValue(".spec.replicas"), at(GADGET, "/spec/versions/0/additionalPrinterColumns/0/jsonPath"));
         assertEquals(Json.createValue(1), at(GADGET, "/spec/versions/0/additionalPrinterColumns/1/priority"));
         JsonObject root = at(GADGET, "/spec/versions/0/schema/openAPIV3Schema").asJsonObject();

@@ -29,6 +29,7 @@ import java.util.Set;
 /** A custom resource with every kind of field and constraint the generator maps. */
 @CustomResource(group = "example.com", version = "v1", shortNames = "gd", categories = "all")
 @PrinterColumn(name = "Replicas", jsonPath = ".spec.replicas", type = "integer")
+@dev.mooring.api.crd.ScaleSubresource(labelSelectorPath = ".status.selector")
 @PrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = "date", priority = 1)
 public class Gadget implements KubernetesObject {
 

@@ -4,6 +4,7 @@ import dev.mooring.api.CustomResource;
 import dev.mooring.api.crd.Default;
 import dev.mooring.api.crd.IntOrString;
 import dev.mooring.api.crd.ListType;
+import dev.mooring.api.crd.ScaleSubresource;
 import dev.mooring.api.crd.Validation;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -17,6 +18,7 @@ import java.util.Map;
 
 /** For CrdGenerationIT: a custom resource whose generated CRD the real API server enforces. */
 @CustomResource(group = "crd.mooring.dev", version = "v1", shortNames = "gz")
+@ScaleSubresource(specReplicasPath = ".spec.size", statusReplicasPath = ".status.size")
 public class Gizmo implements KubernetesObject {
 
     String apiVersion = "crd.mooring.dev/v1";
@@ -68,6 +70,7 @@ public class Gizmo implements KubernetesObject {
     /** The observed state. */
     public static class Status {
         public String phase;
+        public Integer size;
     }
 
     @Override
