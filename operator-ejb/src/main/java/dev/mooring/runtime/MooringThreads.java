@@ -80,16 +80,6 @@ public class MooringThreads {
         return admission;
     }
 
-    /** Loop threads that exist now (busy or idle), for the metrics and the runtime endpoint. */
-    public int loopThreads() {
-        return loops.getPoolSize();
-    }
-
-    /** Admission threads busy now. */
-    public int admissionBusy() {
-        return admission.getActiveCount();
-    }
-
     @PreDestroy
     void destroy() {
         // the runtime and admission stopped their tasks before this singleton is destroyed (@DependsOn)

@@ -39,7 +39,7 @@ public final class Crds {
         for (Class<?> type : classes) {
             CustomResource resource = type.getAnnotation(CustomResource.class);
             if (resource != null) {
-                byCrd.computeIfAbsent(plural(type, resource) + "." + resource.group(), name -> new ArrayList<>()).add(type);
+                byCrd.computeIfAbsent(plural(type) + "." + resource.group(), name -> new ArrayList<>()).add(type);
             }
         }
         List<JsonObject> crds = new ArrayList<>();
@@ -50,10 +50,10 @@ public final class Crds {
     private static JsonObject crd(String name, List<Class<?>> versions) {
         Class<?> first = versions.get(0);
         CustomResource resource = first.getAnnotation(CustomResource.class);
-        String kind = kind(first, resource);
+        String kind = kind(first);
         for (Class<?> other : versions.subList(1, versions.size())) {
             CustomResource annotation = other.getAnnotation(CustomResource.class);
-            if (!kind(other, annotation).equals(kind) || annotation.clusterScoped() != resource.clusterScoped()) {
+            if (!kind(other).equals(kind) || annotation.clusterScoped() != resource.clusterScoped()) {
                 throw new IllegalArgumentException("CRD " + name + " is defined differently by " + first.getName() + " and "
                         + other.getName() + " (kind and scope must agree)");
             }
@@ -76,7 +76,7 @@ public final class Crds {
             served.add(version(type, annotation, versions.size() == 1 || annotation.storage()));
         }
         JsonObjectBuilder names = Json.createObjectBuilder().add("kind", kind).add("listKind", kind + "List")
-                .add("plural", plural(first, resource))
+                .add("plural", plural(first))
                 .add("singular", resource.singular().isEmpty() ? kind.toLowerCase(Locale.ROOT) : resource.singular());
         if (resource.shortNames().length > 0) {
             names.add("shortNames", strings(resource.shortNames()));
@@ -156,11 +156,11 @@ public final class Crds {
         return KindCoordinates.of((Class<? extends io.kubernetes.client.common.KubernetesObject>) type);
     }
 
-    private static String kind(Class<?> type, CustomResource resource) {
+    private static String kind(Class<?> type) {
         return coordinates(type).kind();
     }
 
-    private static String plural(Class<?> type, CustomResource resource) {
+    private static String plural(Class<?> type) {
         return coordinates(type).plural();
     }
 }
