@@ -251,22 +251,23 @@ public final class Informer<T extends KubernetesObject> {
             continueToken = stringOrNull(metadata, "continue");
         } while (continueToken != null && !continueToken.isEmpty());
 
-        // Deletes first (gone, or replaced under the same name), then adds and updates.
+        // The whole list goes into the store before any listener hears of it: a pass woken by one
+        // change of the relist sees every other change of it in the cache. Then deletes (gone, or
+        // replaced under the same name), then adds and updates.
+        List<Runnable> notifications = new ArrayList<>();
         for (Map.Entry<ObjectKey, T> old : new ArrayList<>(store.entrySet())) {
             T now = listed.get(old.getKey());
             if (now == null || !sameUid(old.getValue(), now)) {
                 store.remove(old.getKey());
-                dispatchDelete(old.getValue());
+                notifications.add(() -> dispatchDelete(old.getValue()));
             }
         }
         for (Map.Entry<ObjectKey, T> entry : listed.entrySet()) {
             T previous = store.put(entry.getKey(), entry.getValue());
-            if (previous == null) {
-                dispatchAdd(entry.getValue());
-            } else {
-                dispatchUpdate(previous, entry.getValue());
-            }
+            notifications.add(previous == null ? () -> dispatchAdd(entry.getValue())
+                    : () -> dispatchUpdate(previous, entry.getValue()));
         }
+        notifications.forEach(Runnable::run);
         resourceVersion = listVersion;
         listsDone.incrementAndGet();
         if (!initialListDone) {
