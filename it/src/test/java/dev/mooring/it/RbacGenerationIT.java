@@ -4,42 +4,71 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 
+import dev.mooring.api.Cache;
+import dev.mooring.api.client.ResourceClient;
+import dev.mooring.examples.admission.DatabasePolicy;
+import dev.mooring.examples.admission.DeploymentPolicy;
+import dev.mooring.examples.admission.PodPolicy;
+import dev.mooring.examples.mirror.ConfigMapMirror;
 import dev.mooring.examples.snippets.Widget;
 import dev.mooring.examples.snippets.WidgetController;
 import dev.mooring.it.widget.WidgetCrd;
 import dev.mooring.manifests.Rbac;
+import dev.mooring.runtime.admission.AdmissionDispatcher;
+import dev.mooring.runtime.admission.AdmissionReads;
+import dev.mooring.runtime.admission.AdmissionRoutes;
+import dev.mooring.runtime.internal.ControllerOptions;
+import dev.mooring.runtime.internal.Informer;
+import dev.mooring.runtime.internal.InformerCache;
+import dev.mooring.runtime.internal.InformerPool;
 import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.runtime.internal.LiveResourceClient;
 import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.runtime.internal.RequestScope;
+import dev.mooring.runtime.internal.ResourceTypes;
 import dev.mooring.runtime.internal.StagePipeline;
 import dev.mooring.runtime.internal.StagePlan;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1Deployment;
-import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.util.Config;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The generated RBAC is enough, and nothing in it is idle: on a testbed that enforces RBAC, the
- * README's WidgetController (a staged controller that ensures, applies and prunes children,
- * writes status and Events) runs with the token of a ServiceAccount that has nothing but the
- * generated Role and brings a Widget to Ready without one refused request; without any one rule,
- * some request of the same scenario is refused.
+ * The generated RBAC is enough, and nothing in it is idle, for each example operator: on a testbed
+ * that enforces RBAC, the operator runs with the token of a ServiceAccount that has nothing but
+ * the generated roles, and its scenario completes without one refused request; without any one
+ * generated rule, some request of the same scenario is refused.
+ *
+ * <p>The exception is the {@code <plural>/finalizers} rules: Kubernetes requires them to set
+ * {@code blockOwnerDeletion} on children only where the OwnerReferencesPermissionEnforcement
+ * admission plugin runs, which the testbed (built from the API server libraries) does not have.
  */
 class RbacGenerationIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration REFUSAL_BOUND = Duration.ofSeconds(20);
     private static Path runDir;
     private static Properties rbac;
+
+    /** A scenario run with the generated RBAC minus at most one rule; answers what the API server refused. */
+    @FunctionalInterface
+    private interface Scenario {
+        void run(Run run) throws Exception;
+    }
 
     @BeforeAll
     static void up() throws Exception {
@@ -54,89 +83,293 @@ class RbacGenerationIT {
 
     @Test
     void theWidgetControllerRunsWithTheGeneratedRbacOnly() throws Exception {
-        List<String> refused = scenario(-1);
-        assertEquals(List.of(), refused, "requests the API server refused");
+        assertEquals(List.of(), Run.of(List.of(WidgetController.class), null).scenario(RbacGenerationIT::widget),
+                "requests the API server refused");
     }
 
-    /**
-     * Each generated rule is needed: without it, some request of the same scenario is refused.
-     * The exception is {@code widgets/finalizers}: Kubernetes requires it to set
-     * {@code blockOwnerDeletion} on children only where the OwnerReferencesPermissionEnforcement
-     * admission plugin runs, which the testbed (built from the API server libraries) does not have.
-     */
     @Test
-    void everyGeneratedRuleIsNeededBySomePath() throws Exception {
-        List<String> rules = roleRules("probe");
-        assertTrue(rules.size() >= 6, rules.toString());
+    void everyGeneratedRuleOfTheWidgetControllerIsNeeded() throws Exception {
+        everyRuleIsNeeded(List.of(WidgetController.class), 6, RbacGenerationIT::widget);
+    }
+
+    @Test
+    void theConfigMapMirrorRunsWithTheGeneratedRbacOnly() throws Exception {
+        assertEquals(List.of(), Run.of(List.of(ConfigMapMirror.class), null).scenario(RbacGenerationIT::mirror),
+                "requests the API server refused");
+    }
+
+    @Test
+    void everyGeneratedRuleOfTheConfigMapMirrorIsNeeded() throws Exception {
+        everyRuleIsNeeded(List.of(ConfigMapMirror.class), 2, RbacGenerationIT::mirror);
+    }
+
+    @Test
+    void theAdmissionPoliciesRunWithTheGeneratedRbacOnly() throws Exception {
+        assertEquals(List.of(), Run.of(POLICIES, null).scenario(RbacGenerationIT::policies), "requests the API server refused");
+    }
+
+    @Test
+    void everyGeneratedRuleOfTheAdmissionPoliciesIsNeeded() throws Exception {
+        everyRuleIsNeeded(POLICIES, 1, RbacGenerationIT::policies);
+    }
+
+    private static final List<Class<?>> POLICIES = List.of(PodPolicy.class, DatabasePolicy.class, DeploymentPolicy.class);
+
+    /** Each generated rule but the finalizers ones is needed: without it, some request of the scenario is refused. */
+    private static void everyRuleIsNeeded(List<Class<?>> classes, int atLeast, Scenario scenario) throws Exception {
+        List<String> rules = Run.rules(Run.manifests(classes, "probe", "probe"));
+        assertTrue(rules.stream().filter(rule -> !rule.contains("/finalizers")).count() >= atLeast, rules.toString());
         for (int i = 0; i < rules.size(); i++) {
-            if (rules.get(i).equals("example.com/widgets/finalizers")) {
+            if (rules.get(i).contains("/finalizers")) {
                 continue;
             }
-            List<String> refused = scenario(i);
+            List<String> refused = Run.of(classes, i).scenario(scenario);
             assertTrue(!refused.isEmpty(), "without " + rules.get(i) + " nothing was refused: the rule is not needed");
+            System.out.println("without " + rules.get(i) + ", refused: " + refused.get(0));
         }
-    }
-
-    /** The generated Role's rules as "group/resource", in order. */
-    private static List<String> roleRules(String namespace) {
-        return Rbac.of(List.of(WidgetController.class), new Rbac.Settings("widgets", namespace, null)).stream()
-                .filter(manifest -> manifest.getString("kind").equals("Role")).findFirst().orElseThrow()
-                .getJsonArray("rules").getValuesAs(JsonObject.class).stream()
-                .map(rule -> rule.getJsonArray("apiGroups").getString(0) + "/" + rule.getJsonArray("resources").getString(0)).toList();
     }
 
     /**
-     * Runs the Widget to Ready (or as far as the rights allow, for 20 s) with the generated RBAC,
-     * without the Role's rule {@code drop} (none when negative), in a namespace of its own.
-     *
-     * @return the requests the API server refused (403), as "METHOD path"
+     * The README's WidgetController (a staged controller that ensures, applies and prunes
+     * children, writes status and Events) brings a Widget to Ready.
      */
-    private static List<String> scenario(int drop) throws Exception {
-        ApiClient admin = Config.fromConfig(runDir.resolve("admin.kubeconfig").toString());
-        KubeHttp http = new KubeHttp(admin);
-        WidgetCrd.install(admin);
-        String namespace = "operators-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-        http.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
-        for (JsonObject manifest : Rbac.of(List.of(WidgetController.class), new Rbac.Settings("widgets", namespace, null))) {
-            if (drop >= 0 && manifest.getString("kind").equals("Role")) {
-                var rules = Json.createArrayBuilder(manifest.getJsonArray("rules")).remove(drop).build();
-                manifest = Json.createObjectBuilder(manifest).add("rules", rules).build();
-            }
-            apply(http, manifest);
-        }
-        String token = Testbed.token(runDir, namespace, "widgets");
-        List<String> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
-        ApiClient operator = refusals(Config.fromToken(rbac.getProperty("TESTBED_SERVER"), token, false), refused);
-        ApiClient watches = refusals(Config.fromToken(rbac.getProperty("TESTBED_SERVER"), token, false), refused)
-                .setReadTimeout(5_000);
+    private static void widget(Run run) throws Exception {
+        WidgetCrd.install(run.admin.apiClient());
         StagePipeline<Widget> pipeline = new StagePipeline<>(StagePlan.of(WidgetController.class, Widget.class), new WidgetController());
-        try (Engine engine = new Engine(operator, watches, List.of(new OperatorRuntime.Entry(Engine.definition("widgets",
-                Widget.class, namespace, null, 1, List.of(V1ConfigMap.class, V1Deployment.class, V1Service.class), List.of()),
-                pipeline)), namespace)) {
-            Eventually.await("the engine started or refused", TIMEOUT, () -> engine.runtime.ready() || !refused.isEmpty()
-                    || !engine.runtime.healthy());
-            if (!refused.isEmpty()) {
-                return refused;
+        try (Engine engine = run.engine(WidgetController.class, pipeline)) {
+            if (!run.started(engine)) {
+                return;
             }
-            String widgets = "/apis/example.com/v1/namespaces/" + namespace + "/widgets";
+            KubeHttp http = run.admin;
+            String widgets = "/apis/example.com/v1/namespaces/" + run.namespace + "/widgets";
             http.send("POST", widgets, Map.of(), "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},"
                     + "\"spec\":{\"message\":\"hi\",\"replicas\":2,\"exposed\":true}}", "application/json");
-            Duration bound = drop < 0 ? TIMEOUT : Duration.ofSeconds(20);
-            boolean waiting = awaitOrRefused(bound, refused, () -> "DeploymentNotReady".equals(reason(http.get(widgets + "/w", Map.of()),
-                    "DeploymentReady")));
-            if (!waiting) {
-                return refused;
+            if (!run.awaitOrRefused(() -> "DeploymentNotReady".equals(reason(http.get(widgets + "/w", Map.of()), "DeploymentReady")))) {
+                return;
             }
             // nothing runs pods on the testbed: mark the Deployment available, then the Service stage runs
-            http.send("PATCH", "/apis/apps/v1/namespaces/" + namespace + "/deployments/w/status", Map.of(),
+            http.send("PATCH", "/apis/apps/v1/namespaces/" + run.namespace + "/deployments/w/status", Map.of(),
                     "{\"status\":{\"replicas\":2,\"readyReplicas\":2}}", "application/merge-patch+json");
-            boolean ready = awaitOrRefused(bound, refused, () -> "True".equals(status(http.get(widgets + "/w", Map.of()), "Ready")));
-            if (drop < 0) {
-                assertTrue(ready, "the Widget did not become Ready; refused: " + refused);
+            boolean ready = run.awaitOrRefused(() -> "True".equals(status(http.get(widgets + "/w", Map.of()), "Ready")));
+            if (run.complete()) {
+                assertTrue(ready, "the Widget did not become Ready; refused: " + run.refused);
                 assertTrue(engine.runtime.healthy(), String.valueOf(engine.runtime.failures()));
                 Thread.sleep(1000); // the Events of the last pass
             }
+        }
+    }
+
+    /**
+     * The ConfigMap mirror creates a mirror, follows a change of its source, and refuses (with a
+     * Warning Event) to overwrite a ConfigMap it does not control.
+     */
+    private static void mirror(Run run) throws Exception {
+        try (Engine engine = run.engine(ConfigMapMirror.class, new ConfigMapMirror())) {
+            if (!run.started(engine)) {
+                return;
+            }
+            KubeHttp http = run.admin;
+            String configMaps = "/api/v1/namespaces/" + run.namespace + "/configmaps";
+            http.send("POST", configMaps, Map.of(), "{\"metadata\":{\"name\":\"taken-mirror\"},\"data\":{\"mine\":\"yes\"}}",
+                    "application/json");
+            for (String name : List.of("source", "taken")) {
+                http.send("POST", configMaps, Map.of(), "{\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\""
+                        + ConfigMapMirror.LABEL + "\":\"true\"}},\"data\":{\"a\":\"1\"}}", "application/json");
+            }
+            if (!run.awaitOrRefused(() -> "1".equals(data(http, configMaps + "/source-mirror", "a")))) {
+                return;
+            }
+            http.send("PATCH", configMaps + "/source", Map.of(), "{\"data\":{\"a\":\"2\"}}", "application/merge-patch+json");
+            boolean followed = run.awaitOrRefused(() -> "2".equals(data(http, configMaps + "/source-mirror", "a")));
+            boolean warned = run.awaitOrRefused(() -> http.get("/apis/events.k8s.io/v1/namespaces/" + run.namespace + "/events", Map.of())
+                    .getAsJsonArray("items").toString().contains("MirrorNotOwned"));
+            if (run.complete()) {
+                assertTrue(followed, "the mirror did not follow its source; refused: " + run.refused);
+                assertTrue(warned, "no MirrorNotOwned Event; refused: " + run.refused);
+                assertEquals("yes", data(http, configMaps + "/taken-mirror", "mine"), "a ConfigMap the mirror does not control");
+            }
+        } finally {
+            // the mirror watches all namespaces: the next run's controller must not meet these sources
+            for (String name : List.of("source", "taken")) {
+                String path = "/api/v1/namespaces/" + run.namespace + "/configmaps/" + name;
+                if (run.admin.getOptional(path, Map.of()).isPresent()) {
+                    run.admin.send("DELETE", path, Map.of(), null, null);
+                }
+            }
+        }
+    }
+
+    /**
+     * The admission-policies example's Pod policy answers from its Namespace cache (a frozen
+     * namespace denies, a thawed one allows) and from its live fallback read (a namespace the
+     * cache has not seen), with the dispatcher and caches as {@code AdmissionService} wires them.
+     */
+    private static void policies(Run run) throws Exception {
+        ExecutorService executor = Executors.newCachedThreadPool();
+        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1);
+        InformerPool pool = new InformerPool(new KubeHttp(run.operator), new KubeHttp(run.watches), Duration.ofSeconds(2));
+        try {
+            KubeHttp http = run.admin;
+            String frozen = run.namespace + "-frozen";
+            String thawed = run.namespace + "-thawed";
+            for (String name : List.of(frozen, thawed)) {
+                http.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\""
+                        + PodPolicy.FROZEN + "\":\"" + (name.equals(frozen)) + "\"}}}", "application/json");
+            }
+            ResourceTypes types = new ResourceTypes(new KubeHttp(run.operator));
+            Informer<V1Namespace> namespaces = pool.acquire(types.resolve(V1Namespace.class), null, null, Duration.ofMinutes(10));
+            pool.start(namespaces, executor, scheduler);
+            if (!run.awaitOrRefused(() -> namespaces.hasSynced()
+                    && new InformerCache<>(namespaces).get(null, thawed).isPresent())) {
+                return;
+            }
+            PodPolicy policy = new PodPolicy();
+            AdmissionDispatcher dispatcher = new AdmissionDispatcher(AdmissionRoutes.of(PodPolicy.class), (route, request) -> {
+                route.method().setAccessible(true);
+                try {
+                    return route.method().invoke(policy, request);
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }, executor, new AdmissionReads() {
+                @Override
+                @SuppressWarnings("unchecked")
+                public <K extends KubernetesObject> Cache<K> cached(Class<?> beanClass, Class<K> kind) {
+                    return (Cache<K>) new InformerCache<>(namespaces);
+                }
+
+                @Override
+                public ResourceClient client(String namespace) {
+                    return new LiveResourceClient(new KubeHttp(run.operator), types, namespace);
+                }
+            }, RequestScope.NONE, AdmissionDispatcher.Observer.NONE);
+            String path = dispatcher.routes().keySet().iterator().next();
+            // created after the cache synced and read at once: the cache may not have it yet, the live read has
+            String late = run.namespace + "-late";
+            http.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + late + "\",\"labels\":{\""
+                    + PodPolicy.FROZEN + "\":\"true\"}}}", "application/json");
+            Map<String, String> answers = new java.util.LinkedHashMap<>();
+            for (String namespace : List.of(frozen, thawed, late)) {
+                AdmissionDispatcher.Answer answer = dispatcher.handle("POST", path, "application/json",
+                        new java.io.ByteArrayInputStream(podReview(namespace).getBytes(java.nio.charset.StandardCharsets.UTF_8)), true);
+                answers.put(namespace, answer.status() + (answer.denied() ? " denied" : " allowed"));
+            }
+            if (run.complete()) {
+                assertEquals(Map.of(frozen, "200 denied", thawed, "200 allowed", late, "200 denied"), answers,
+                        "refused: " + run.refused);
+            }
+        } finally {
+            pool.stopAll();
+            executor.shutdownNow();
+            scheduler.shutdownNow();
+        }
+    }
+
+    private static String podReview(String namespace) {
+        return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u-" + namespace + "\","
+                + "\"kind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
+                + "\"resource\":{\"group\":\"\",\"version\":\"v1\",\"resource\":\"pods\"},"
+                + "\"namespace\":\"" + namespace + "\",\"operation\":\"CREATE\",\"userInfo\":{\"username\":\"someone\"},"
+                + "\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"" + namespace
+                + "\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}";
+    }
+
+    private static String data(KubeHttp http, String path, String key) {
+        return http.getOptional(path, Map.of()).filter(map -> map.has("data") && map.getAsJsonObject("data").has(key))
+                .map(map -> map.getAsJsonObject("data").get(key).getAsString()).orElse(null);
+    }
+
+    /**
+     * One run: a namespace of its own, the generated ServiceAccount, roles and bindings (named
+     * uniquely, so that cluster roles of runs do not mix) without at most one rule, and clients
+     * with the ServiceAccount's token that record every request the API server refuses.
+     */
+    private static final class Run {
+        final KubeHttp admin;
+        final String namespace;
+        final String name;
+        final Integer drop;
+        final ApiClient operator;
+        final ApiClient watches;
+        final List<String> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        private Run(KubeHttp admin, String namespace, String name, Integer drop, String token) {
+            this.admin = admin;
+            this.namespace = namespace;
+            this.name = name;
+            this.drop = drop;
+            this.operator = refusals(Config.fromToken(rbac.getProperty("TESTBED_SERVER"), token, false), refused);
+            this.watches = refusals(Config.fromToken(rbac.getProperty("TESTBED_SERVER"), token, false), refused).setReadTimeout(5_000);
+        }
+
+        /** Prepares a run for these classes without the rule {@code drop} (an index into {@link #rules}; null: none). */
+        static Run of(List<Class<?>> classes, Integer drop) throws Exception {
+            KubeHttp admin = new KubeHttp(Config.fromConfig(runDir.resolve("admin.kubeconfig").toString()));
+            String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
+            String namespace = "operators-" + suffix;
+            String name = "operator-" + suffix;
+            admin.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
+            List<JsonObject> manifests = manifests(classes, name, namespace);
+            int index = 0;
+            for (JsonObject manifest : manifests) {
+                if (manifest.getString("kind").endsWith("Role")) {
+                    var rules = Json.createArrayBuilder();
+                    for (JsonValue rule : manifest.getJsonArray("rules")) {
+                        if (drop == null || index != drop) {
+                            rules.add(rule);
+                        }
+                        index++;
+                    }
+                    manifest = Json.createObjectBuilder(manifest).add("rules", rules).build();
+                }
+                apply(admin, manifest);
+            }
+            return new Run(admin, namespace, name, drop, Testbed.token(runDir, namespace, name));
+        }
+
+        static List<JsonObject> manifests(List<Class<?>> classes, String name, String namespace) {
+            return Rbac.of(classes, new Rbac.Settings(name, namespace, null));
+        }
+
+        /** The generated roles' rules as "Kind group/resource", in the order {@link #of} numbers them. */
+        static List<String> rules(List<JsonObject> manifests) {
+            return manifests.stream().filter(manifest -> manifest.getString("kind").endsWith("Role"))
+                    .flatMap(manifest -> manifest.getJsonArray("rules").getValuesAs(JsonObject.class).stream()
+                            .map(rule -> manifest.getString("kind") + " " + rule.getJsonArray("apiGroups").getString(0) + "/"
+                                    + rule.getJsonArray("resources").getString(0)))
+                    .toList();
+        }
+
+        /** Runs the scenario; answers the refused requests as "METHOD path". */
+        List<String> scenario(Scenario scenario) throws Exception {
+            scenario.run(this);
             return refused;
+        }
+
+        /** True when no rule was dropped: the scenario must complete. */
+        boolean complete() {
+            return drop == null;
+        }
+
+        /** The engine with this controller as generated offline, on the run's clients. */
+        Engine engine(Class<?> controller, dev.mooring.api.Reconciler<?> reconciler) {
+            return new Engine(operator, watches, List.of(new OperatorRuntime.Entry(
+                    ControllerOptions.offline(controller, namespace).orElseThrow(), reconciler)), namespace);
+        }
+
+        /** Waits until the engine started or something was refused; true when it started. */
+        boolean started(Engine engine) throws InterruptedException {
+            Eventually.await("the engine started or refused", TIMEOUT, () -> engine.runtime.ready() || !refused.isEmpty()
+                    || !engine.runtime.healthy());
+            if (complete()) {
+                assertTrue(engine.runtime.ready(), "the engine did not start: " + engine.runtime.failures() + "; refused: " + refused);
+            }
+            return refused.isEmpty() && engine.runtime.ready();
+        }
+
+        /** Waits until {@code condition} or a refusal; true when the condition held. */
+        boolean awaitOrRefused(java.util.function.BooleanSupplier condition) throws InterruptedException {
+            return RbacGenerationIT.awaitOrRefused(complete() ? TIMEOUT : REFUSAL_BOUND, refused, condition);
         }
     }
 

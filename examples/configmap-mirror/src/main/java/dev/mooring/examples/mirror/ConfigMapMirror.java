@@ -2,6 +2,7 @@ package dev.mooring.examples.mirror;
 
 import dev.mooring.api.Context;
 import dev.mooring.api.Controller;
+import dev.mooring.api.EventType;
 import dev.mooring.api.RbacRule;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
@@ -28,12 +29,16 @@ import java.util.TreeMap;
  * <p>The mirror's data is replaced with a guarded JSON Patch: it carries {@code test}
  * operations on the mirror's UID and resourceVersion, so a concurrent change makes the write
  * fail and the pass retry from fresh state. A pass that finds the mirror up to date writes
- * nothing.
+ * nothing. A ConfigMap of the mirror's name that the source does not control is left alone: the
+ * pass sends a Warning Event {@code MirrorNotOwned} about the source and fails terminally.
  */
 @ApplicationScoped
 @Controller(name = "configmap-mirror", allNamespaces = true, labelSelector = ConfigMapMirror.LABEL + "=true")
 // the mirrors are written through client() (not declared as owned): creating them is not inferred
 @RbacRule(resources = "configmaps", verbs = "create", cluster = true)
+// the mirror's owner reference blocks the source's deletion: where OwnerReferencesPermissionEnforcement runs, that
+// needs update on the owner's finalizers
+@RbacRule(resources = "configmaps/finalizers", verbs = "update", cluster = true)
 public class ConfigMapMirror implements Reconciler<V1ConfigMap> {
 
     /** The label that asks for a mirror. */
@@ -65,8 +70,10 @@ public class ConfigMapMirror implements Reconciler<V1ConfigMap> {
                 throw new Wait("PreviousSourcesMirror", "ConfigMap " + meta.getNamespace() + "/" + mirrorName
                         + " still belongs to the previous " + meta.getName(), Duration.ofSeconds(5));
             }
-            throw new TerminalException("ConfigMap " + meta.getNamespace() + "/" + mirrorName
-                    + " exists and is not controlled by " + meta.getName() + "; refusing to overwrite it");
+            String refusal = "ConfigMap " + meta.getNamespace() + "/" + mirrorName + " exists and is not controlled by "
+                    + meta.getName() + "; refusing to overwrite it";
+            context.event(EventType.WARNING, "MirrorNotOwned", refusal); // shown by kubectl describe on the source
+            throw new TerminalException(refusal);
         }
         V1ConfigMap desired = copyOf(mirror).data(new TreeMap<>(data));
         JsonArray patch = Patches.diff(mirror, desired);
