@@ -51,8 +51,13 @@ create_server() {
     rm -rf "$dir"
     mkdir -p "$dir/dropins" "$dir/configDropins/overrides"
     cp "$root/liberty-config/src/main/liberty/config/server.xml" "$root/liberty-config/src/main/liberty/config/jvm.options" "$dir/"
+    # a local server shares the machine: a fixed heap instead of a share of all its memory
+    echo "-Xmx512m" >> "$dir/jvm.options"
     {
         cat "$root/liberty-config/src/main/liberty/config/bootstrap.properties"
+        # plain console lines for a terminal (the image logs JSON)
+        echo "com.ibm.ws.logging.console.format=simple"
+        echo "com.ibm.ws.logging.console.log.level=INFO"
         echo "http.port=$http"
         echo "https.port=$https"
         for property in "$@"; do

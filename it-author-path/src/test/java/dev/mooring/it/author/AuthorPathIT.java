@@ -1,0 +1,221 @@
+package dev.mooring.it.author;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The README's "Your first operator" as a new user runs it, in a temporary folder: create the
+ * project from the archetype, {@code mvn package} it, then {@code mvn mooring:install} its
+ * manifests on a local API server and {@code mvn mooring:uninstall} them — against the Mooring of
+ * this build, taken from the local repository as a user's build would.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AuthorPathIT {
+
+    private static final String VERSION = System.getProperty("mooring.version");
+    private static final Path ROOT = Path.of(System.getProperty("mooring.root")).toAbsolutePath().normalize();
+    private static final Path REPOSITORY = Path.of(System.getProperty("mooring.local-repository"));
+    private static final Path WORK = Path.of(System.getProperty("mooring.work"));
+    private static final Path PROJECT = WORK.resolve("greeting-operator");
+    private static final Path TESTBED = WORK.resolve("testbed");
+
+    @BeforeAll
+    static void theLocalRepositoryHoldsThisBuild() throws IOException {
+        // the generated project resolves Mooring from the local repository: stale copies there would test another build
+        for (String module : List.of("mooring-archetype", "mooring-maven-plugin", "operator-ejb", "mooring-test")) {
+            Path built = ROOT.resolve(module).resolve("target").resolve(module + "-" + VERSION + ".jar");
+            Path installed = REPOSITORY.resolve("dev/mooring").resolve(module).resolve(VERSION).resolve(module + "-" + VERSION + ".jar");
+            assertTrue(Files.isRegularFile(installed), installed + " is missing: run the build with mvn install (./mooring test does)");
+            assertArrayEquals(Files.readAllBytes(built), Files.readAllBytes(installed), installed + " is not this build's "
+                    + built + ": run the build with mvn install (./mooring test does)");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void createTheProjectFromTheArchetype() throws Exception {
+        deleteRecursively(WORK);
+        Files.createDirectories(WORK);
+        maven(WORK, "create", "org.apache.maven.plugins:maven-archetype-plugin:3.3.1:generate", "-DarchetypeGroupId=dev.mooring",
+                "-DarchetypeArtifactId=mooring-archetype", "-DarchetypeVersion=" + VERSION, "-DgroupId=com.example.greetings",
+                "-DartifactId=greeting-operator", "-Dpackage=com.example.greetings",
+                "-DinteractiveMode=false");
+        Set<String> files;
+        try (Stream<Path> walk = Files.walk(PROJECT)) {
+            files = walk.filter(Files::isRegularFile).map(file -> PROJECT.relativize(file).toString()).collect(Collectors.toSet());
+        }
+        assertEquals(Set.of("pom.xml", "Containerfile", "README.md", ".gitignore", "src/main/resources/META-INF/beans.xml",
+                "src/main/java/com/example/greetings/Greeting.java", "src/main/java/com/example/greetings/GreetingReconciler.java",
+                "src/main/java/com/example/greetings/GreetingValidator.java",
+                "src/test/java/com/example/greetings/GreetingValidatorTest.java"), files);
+        String pom = Files.readString(PROJECT.resolve("pom.xml"));
+        assertTrue(pom.contains("<mooring.version>" + VERSION + "</mooring.version>") && pom.contains("<artifactId>mooring-bom</artifactId>"),
+                pom);
+    }
+
+    @Test
+    @Order(2)
+    void buildItsEarManifestsAndServerConfiguration() throws Exception {
+        String log = maven(PROJECT, "package", "package");
+        assertTrue(log.contains("Tests run: 2, Failures: 0, Errors: 0, Skipped: 0"), "the project's own tests did not all pass:\n" + log);
+
+        try (ZipFile ear = new ZipFile(PROJECT.resolve("target/greeting-operator.ear").toFile())) {
+            List<String> entries = ear.stream().map(entry -> entry.getName()).toList();
+            for (String expected : List.of("META-INF/application.xml", "operator-ejb.jar", "operator-web.war",
+                    "lib/com.example.greetings-greeting-operator-1.0-SNAPSHOT.jar", "lib/dev.mooring-operator-api-" + VERSION + ".jar",
+                    "lib/io.kubernetes-client-java-27.0.0.jar", "lib/org.slf4j-slf4j-jdk14-2.0.18.jar")) {
+                assertTrue(entries.contains(expected), expected + " not in the EAR: " + entries);
+            }
+            assertTrue(entries.stream().noneMatch(entry -> entry.contains("jakarta") || entry.contains("junit")
+                    || entry.contains("mooring-test")), "provided or test libraries in the EAR: " + entries);
+        }
+
+        Path manifests = PROJECT.resolve("target/manifests");
+        String crds = Files.readString(manifests.resolve("crds.yaml"));
+        assertTrue(crds.contains("name: greetings.example.com") && crds.contains("maxLength: 200") && crds.contains("default: en"), crds);
+        String rbac = Files.readString(manifests.resolve("rbac.yaml"));
+        assertTrue(rbac.contains("- greetings/status") && rbac.contains("- configmaps") && rbac.contains("namespace: operators"), rbac);
+        String deployment = Files.readString(manifests.resolve("deployment.yaml"));
+        assertTrue(deployment.contains("image: greeting-operator:1.0-SNAPSHOT"), deployment);
+        String webhooks = Files.readString(manifests.resolve("webhooks.yaml"));
+        assertTrue(webhooks.contains("cert-manager.io/inject-ca-from: operators/greeting-operator-webhook")
+                && webhooks.contains("ValidatingWebhookConfiguration") && webhooks.contains("- UPDATE"), webhooks);
+        assertTrue(Files.readString(manifests.resolve("kustomization.yaml")).contains("- crds.yaml"));
+
+        // the Containerfile copies what the build wrote
+        String containerfile = Files.readString(PROJECT.resolve("Containerfile"));
+        assertTrue(containerfile.contains("COPY --chown=1001:0 target/liberty/config/ /config/")
+                && containerfile.contains("target/greeting-operator.ear") && containerfile.contains("kernel-slim")
+                && containerfile.contains("RUN features.sh") && containerfile.contains("USER 1001"), containerfile);
+        Path config = PROJECT.resolve("target/liberty/config");
+        assertTrue(Files.readString(config.resolve("server.xml")).contains("<feature>cdi-4.0</feature>"));
+        assertTrue(Files.readString(config.resolve("bootstrap.properties")).contains("mp.metrics.distribution.timer.buckets"));
+        assertTrue(Files.readString(config.resolve("jvm.options")).contains("-XX:MaxRAMPercentage"));
+    }
+
+    @Test
+    @Order(3)
+    void installItsManifestsThenUninstallThem() throws Exception {
+        testbed("up");
+        Path kubeconfig = TESTBED.resolve("admin.kubeconfig");
+        io.kubernetes.client.openapi.ApiClient client = io.kubernetes.client.util.Config.fromConfig(kubeconfig.toString());
+        String deployment = "/apis/apps/v1/namespaces/operators/deployments/greeting-operator";
+        String webhooks = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+        // the local API server runs no Deployment controller: mark the rollout done once install applied the Deployment
+        Thread rollout = new Thread(() -> {
+            try {
+                while (get(client, deployment) == null) {
+                    Thread.sleep(200);
+                }
+                assertTrue(!get(client, webhooks).contains("greeting-operator"), "webhooks registered before the rollout");
+                send(client, "PATCH", deployment + "/status", "{\"status\":{\"observedGeneration\":1,\"replicas\":1,"
+                        + "\"updatedReplicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}}");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        rollout.setUncaughtExceptionHandler((thread, e) -> failures.add(e));
+        rollout.start();
+        String log = maven(PROJECT, "install", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:install",
+                "-Dmooring.install.timeout=90s");
+        rollout.join();
+        assertEquals(List.of(), failures);
+        assertTrue(log.contains("available Deployment operators/greeting-operator") && log.contains("[webhooks]"), log);
+        assertTrue(get(client, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/greetings.example.com") != null);
+        assertTrue(get(client, webhooks).contains("greeting-operator"), "the webhooks are registered");
+
+        log = maven(PROJECT, "uninstall", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:uninstall");
+        assertTrue(log.contains("deleted ValidatingWebhookConfiguration") && log.contains("deleted Deployment operators/greeting-operator"),
+                log);
+        assertTrue(get(client, deployment) == null);
+    }
+
+    @AfterAll
+    static void stopTheTestbed() throws Exception {
+        if (Files.exists(TESTBED.resolve("testbed.env"))) {
+            testbed("down");
+        }
+    }
+
+    private static final List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Starts or stops a local API server with Mooring's script, on free ports. */
+    private static void testbed(String command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("bash", ROOT.resolve("it/scripts/testbed.sh").toString(), command, TESTBED.toString())
+                .redirectErrorStream(true).redirectOutput(WORK.resolve("testbed-" + command + ".log").toFile()).start();
+        assertEquals(0, process.waitFor(), "testbed " + command + ": " + Files.readString(WORK.resolve("testbed-" + command + ".log")));
+    }
+
+    /** The JSON at {@code path}, or null when it does not exist. */
+    private static String get(io.kubernetes.client.openapi.ApiClient client, String path) throws IOException {
+        try (okhttp3.Response response = client.getHttpClient().newCall(new okhttp3.Request.Builder().url(client.getBasePath() + path)
+                .build()).execute()) {
+            if (response.code() == 404) {
+                return null;
+            }
+            String body = response.body().string();
+            assertTrue(response.isSuccessful(), path + ": " + response.code() + " " + body);
+            return body;
+        }
+    }
+
+    private static void send(io.kubernetes.client.openapi.ApiClient client, String method, String path, String body) throws IOException {
+        try (okhttp3.Response response = client.getHttpClient().newCall(new okhttp3.Request.Builder().url(client.getBasePath() + path)
+                .method(method, okhttp3.RequestBody.create(body, okhttp3.MediaType.get("application/merge-patch+json"))).build())
+                .execute()) {
+            assertTrue(response.isSuccessful(), method + " " + path + ": " + response.code() + " " + response.body().string());
+        }
+    }
+
+    /** Runs Maven in {@code directory} as a user would; answers its output, kept in the work folder; fails naming the step. */
+    private static String maven(Path directory, String step, String... arguments) throws IOException, InterruptedException {
+        return maven(directory, step, Map.of(), arguments);
+    }
+
+    private static String maven(Path directory, String step, Map<String, String> environment, String... arguments)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("mvn", "-B", "-Dmaven.repo.local=" + REPOSITORY));
+        if (Boolean.getBoolean("mooring.offline")) {
+            command.add("-o");
+        }
+        command.addAll(List.of(arguments));
+        Path log = WORK.resolve(step + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        int exit = process.waitFor();
+        String output = Files.readString(log);
+        assertEquals(0, exit, "step '" + step + "' (" + String.join(" ", command) + ") failed:\n" + output);
+        return output;
+    }
+
+    private static void deleteRecursively(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            for (Path file : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import dev.mooring.it.install.Sprocket;
+import dev.mooring.it.install.SprocketController;
+import dev.mooring.it.install.SprocketValidator;
+import dev.mooring.manifests.GenerateManifests;
+import dev.mooring.manifests.Installer;
+import dev.mooring.runtime.internal.KubeHttp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The installer on the real API server, with manifests generated from classes (a CRD, a
+ * controller, a validator). The testbed runs no Deployment controller: a stand-in marks the
+ * Deployment's current generation available when the test lets it, and checks meanwhile that no
+ * webhook registration exists yet.
+ */
+class InstallerIT {
+
+    private static final KubeHttp HTTP = new KubeHttp(Testbed.client());
+    private static final String CRD = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.install.mooring.dev";
+
+    @TempDir
+    Path folder;
+
+    private String namespace;
+    private String deployment;
+    private String webhooks;
+    private final AtomicBoolean rollOut = new AtomicBoolean();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final List<String> violations = new CopyOnWriteArrayList<>();
+    private final List<String> progress = new CopyOnWriteArrayList<>();
+    private Thread deploymentController;
+
+    @BeforeEach
+    void generate() throws Exception {
+        namespace = "install-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        deployment = "/apis/apps/v1/namespaces/" + namespace + "/deployments/sprockets";
+        Map<String, String> files = GenerateManifests.files(List.of(Sprocket.class, SprocketController.class, SprocketValidator.class),
+                new GenerateManifests.Options("sprockets", namespace, "example/sprockets:1", 1, null, null,
+                        "cert-manager/sprockets", false), Map.of());
+        for (Map.Entry<String, String> file : files.entrySet()) {
+            Files.writeString(folder.resolve(file.getKey()), file.getValue());
+        }
+        JsonObject registration = Installer.read(folder).stream()
+                .filter(object -> object.get("kind").getAsString().equals("ValidatingWebhookConfiguration")).findFirst().orElseThrow();
+        webhooks = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/"
+                + registration.getAsJsonObject("metadata").get("name").getAsString();
+        deploymentController = new Thread(this::standInDeploymentController, "stand-in deployment controller");
+        deploymentController.start();
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        stop.set(true);
+        deploymentController.join();
+        new Installer(HTTP, new Installer.Options(Duration.ofSeconds(30), false, false), line -> { }).uninstall(Installer.read(folder));
+    }
+
+    @Test
+    void installsInOrderWaitingForTheCrdAndTheRolloutThenUninstallsInReverse() throws Exception {
+        List<JsonObject> objects = Installer.read(folder);
+        Thread release = new Thread(() -> {
+            try {
+                Eventually.await("the Deployment applied", Duration.ofSeconds(30), () -> HTTP.getOptional(deployment, Map.of()).isPresent());
+                Thread.sleep(1000); // the installer waits meanwhile
+                rollOut.set(true);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        release.start();
+        installer(Duration.ofSeconds(60), false).install(objects);
+        release.join();
+        assertEquals(List.of(), violations, "webhook registration before the Deployment was available");
+        assertTrue(HTTP.getOptional(webhooks, Map.of()).isPresent(), "the webhooks are registered");
+        assertEquals(List.of("[namespaces]", "[crds]", "[rbac]", "[workload]", "[rollout]", "[webhooks]"),
+                progress.stream().filter(line -> line.startsWith("[")).toList(), String.valueOf(progress));
+        assertTrue(progress.contains("  established CustomResourceDefinition sprockets.install.mooring.dev"), String.valueOf(progress));
+        assertTrue(progress.contains("  available Deployment " + namespace + "/sprockets"), String.valueOf(progress));
+        JsonObject applied = HTTP.get(deployment, Map.of());
+        assertTrue(applied.getAsJsonObject("metadata").getAsJsonArray("managedFields").toString()
+                .contains("\"manager\":\"" + Installer.FIELD_MANAGER + "\""), "applied by the named field manager");
+
+        // installing again changes nothing and passes
+        installer(Duration.ofSeconds(30), false).install(objects);
+
+        progress.clear();
+        installer(Duration.ofSeconds(30), false).uninstall(objects);
+        assertEquals(List.of("[webhooks]", "[workload]", "[rbac]", "[crds]"),
+                progress.stream().filter(line -> line.startsWith("[")).toList(), String.valueOf(progress));
+        assertTrue(HTTP.getOptional(webhooks, Map.of()).isEmpty() && HTTP.getOptional(deployment, Map.of()).isEmpty());
+        Eventually.await("the CRD gone", Duration.ofSeconds(30), () -> HTTP.getOptional(CRD, Map.of()).isEmpty());
+        // uninstalling again finds everything absent
+        installer(Duration.ofSeconds(30), false).uninstall(objects);
+    }
+
+    @Test
+    void aRolloutThatDoesNotCompleteFailsItsStepAndLeavesWhatWasAppliedWithoutWebhooks() throws Exception {
+        Installer.StepFailed failed = assertThrows(Installer.StepFailed.class,
+                () -> installer(Duration.ofSeconds(4), false).install(Installer.read(folder)));
+        assertEquals("rollout", failed.step());
+        assertTrue(failed.getMessage().contains("Deployment " + namespace + "/sprockets not available within the timeout: 0 of 1"),
+                failed.getMessage());
+        assertTrue(HTTP.getOptional(CRD, Map.of()).isPresent() && HTTP.getOptional(deployment, Map.of()).isPresent(),
+                "what was applied stays for inspection");
+        assertTrue(HTTP.getOptional(webhooks, Map.of()).isEmpty(), "no webhook registration for an operator that does not serve");
+    }
+
+    @Test
+    void fieldsAnotherManagerOwnsNeedForce() throws Exception {
+        rollOut.set(true);
+        List<JsonObject> objects = Installer.read(folder);
+        installer(Duration.ofSeconds(60), false).install(objects);
+        HTTP.send("PATCH", deployment, Map.of("fieldManager", "someone-else", "force", "true"),
+                "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"sprockets\"},\"spec\":{\"replicas\":3}}",
+                "application/apply-patch+yaml");
+        Installer.StepFailed conflict = assertThrows(Installer.StepFailed.class,
+                () -> installer(Duration.ofSeconds(30), false).install(objects));
+        assertEquals("workload", conflict.step());
+        assertTrue(conflict.getMessage().contains("--force"), conflict.getMessage());
+        installer(Duration.ofSeconds(60), true).install(objects);
+        assertEquals(1, HTTP.get(deployment, Map.of()).getAsJsonObject("spec").get("replicas").getAsInt(), "taken back by force");
+    }
+
+    private Installer installer(Duration timeout, boolean force) {
+        return new Installer(HTTP, new Installer.Options(timeout, force, false), progress::add);
+    }
+
+    /** Marks the Deployment's current generation available once {@link #rollOut} is set; records registrations before that. */
+    private void standInDeploymentController() {
+        while (!stop.get()) {
+            try {
+                HTTP.getOptional(deployment, Map.of()).ifPresent(current -> {
+                    if (!rollOut.get()) {
+                        if (HTTP.getOptional(webhooks, Map.of()).isPresent()) {
+                            violations.add("registered while the Deployment was not available");
+                        }
+                        return;
+                    }
+                    long generation = current.getAsJsonObject("metadata").get("generation").getAsLong();
+                    JsonObject status = current.has("status") ? current.getAsJsonObject("status") : new JsonObject();
+                    if (!status.has("observedGeneration") || status.get("observedGeneration").getAsLong() != generation) {
+                        int replicas = current.getAsJsonObject("spec").get("replicas").getAsInt();
+                        HTTP.send("PATCH", deployment + "/status", Map.of(), "{\"status\":{\"observedGeneration\":" + generation
+                                + ",\"replicas\":" + replicas + ",\"updatedReplicas\":" + replicas + ",\"readyReplicas\":" + replicas
+                                + ",\"availableReplicas\":" + replicas + "}}", "application/merge-patch+json");
+                    }
+                });
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // the Deployment went away between reads: look again
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.mooring.maven;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.apache.maven.artifact.Artifact;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.descriptor.PluginDescriptor;
+import org.apache.maven.plugins.annotations.Component;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.apache.maven.project.MavenProject;
+import org.eclipse.aether.RepositorySystem;
+import org.eclipse.aether.RepositorySystemSession;
+import org.eclipse.aether.artifact.DefaultArtifact;
+import org.eclipse.aether.collection.CollectRequest;
+import org.eclipse.aether.graph.Dependency;
+import org.eclipse.aether.repository.RemoteRepository;
+import org.eclipse.aether.resolution.ArtifactResult;
+import org.eclipse.aether.resolution.DependencyRequest;
+import org.eclipse.aether.resolution.DependencyResolutionException;
+
+/**
+ * {@code mooring:ear}: the operator's EAR, ready for Liberty's {@code dropins} or {@code apps}:
+ * Mooring's runtime ({@code dev.mooring:mooring-runtime} of the plugin's version: the EJB and web
+ * modules and their libraries), the module's jar and its compile and runtime dependencies in
+ * {@code lib/}. Bound to {@code package}, after the jar; a jar-packaged module is all an operator
+ * needs. Entries are written in a stable order with a fixed time, so an unchanged build gives an
+ * identical file.
+ */
+@Mojo(name = "ear", defaultPhase = LifecyclePhase.PACKAGE, requiresDependencyResolution = ResolutionScope.RUNTIME,
+        threadSafe = true)
+public class EarMojo extends AbstractMojo {
+
+    /** 2000-01-01T00:00:00Z: entries carry no build time. */
+    private static final FileTime FIXED_TIME = FileTime.fromMillis(946_684_800_000L);
+
+    @Parameter(defaultValue = "${project}", readonly = true, required = true)
+    MavenProject project;
+
+    @Parameter(defaultValue = "${plugin}", readonly = true, required = true)
+    PluginDescriptor plugin;
+
+    @Parameter(defaultValue = "${repositorySystemSession}", readonly = true, required = true)
+    RepositorySystemSession session;
+
+    @Parameter(defaultValue = "${project.remoteProjectRepositories}", readonly = true, required = true)
+    List<RemoteRepository> repositories;
+
+    @Component
+    RepositorySystem repositorySystem;
+
+    /** The EAR file written. */
+    @Parameter(property = "mooring.ear.file", defaultValue = "${project.build.directory}/${project.build.finalName}.ear")
+    File earFile;
+
+    /** Where Mooring's Liberty server configuration (server.xml, jvm.options, bootstrap.properties) is written, for the image. */
+    @Parameter(property = "mooring.ear.liberty-config", defaultValue = "${project.build.directory}/liberty/config")
+    File libertyConfig;
+
+    /** The files of Mooring's Liberty server configuration. */
+    static final List<String> LIBERTY_CONFIG = List.of("server.xml", "jvm.options", "bootstrap.properties");
+
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        File jar = project.getArtifact().getFile();
+        if (jar == null || !jar.isFile()) {
+            throw new MojoFailureException("mooring:ear packs the module's jar, and there is none yet: run it in the package"
+                    + " phase of a jar module (mvn package), not on its own");
+        }
+        List<EarLayout.Part> author = new ArrayList<>();
+        author.add(new EarLayout.Part(project.getGroupId(), project.getArtifactId(), project.getVersion(), "jar", jar.toPath()));
+        for (Artifact artifact : project.getArtifacts()) {
+            if ((Artifact.SCOPE_COMPILE.equals(artifact.getScope()) || Artifact.SCOPE_RUNTIME.equals(artifact.getScope()))
+                    && "jar".equals(artifact.getArtifactHandler().getExtension())) {
+                author.add(new EarLayout.Part(artifact.getGroupId(), artifact.getArtifactId(), artifact.getBaseVersion(), "jar",
+                        artifact.getFile().toPath()));
+            }
+        }
+        EarLayout layout;
+        try {
+            layout = new EarLayout(project.getArtifactId(), runtime(), author);
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException("mooring:ear: " + e.getMessage(), e);
+        }
+        for (String replaced : layout.replaced()) {
+            getLog().warn("mooring:ear leaves out " + replaced);
+        }
+        try {
+            write(layout, earFile.toPath());
+        } catch (IOException e) {
+            throw new MojoExecutionException("mooring:ear could not write " + earFile + ": " + e.getMessage(), e);
+        }
+        try {
+            writeLibertyConfig(libertyConfig.toPath());
+        } catch (IOException e) {
+            throw new MojoExecutionException("mooring:ear could not write " + libertyConfig + ": " + e.getMessage(), e);
+        }
+        getLog().info("Wrote " + earFile + " (" + layout.entries().size() + " modules and libraries) and the server configuration in "
+                + libertyConfig);
+    }
+
+    /** Mooring's runtime of this plugin's version, with its runtime dependencies. */
+    private List<EarLayout.Part> runtime() throws MojoExecutionException {
+        String coordinates = plugin.getGroupId() + ":mooring-runtime:pom:" + plugin.getVersion();
+        CollectRequest collect = new CollectRequest(new Dependency(new DefaultArtifact(coordinates), "runtime"), repositories);
+        DependencyRequest request = new DependencyRequest(collect, (node, parents) -> node.getDependency() == null
+                || !List.of("test", "provided", "system").contains(node.getDependency().getScope()));
+        try {
+            List<EarLayout.Part> parts = new ArrayList<>();
+            for (ArtifactResult result : repositorySystem.resolveDependencies(session, request).getArtifactResults()) {
+                org.eclipse.aether.artifact.Artifact artifact = result.getArtifact();
+                if (!artifact.getExtension().equals("pom")) {
+                    parts.add(new EarLayout.Part(artifact.getGroupId(), artifact.getArtifactId(), artifact.getBaseVersion(),
+                            artifact.getExtension(), artifact.getFile().toPath()));
+                }
+            }
+            return parts;
+        } catch (DependencyResolutionException e) {
+            throw new MojoExecutionException("mooring:ear cannot resolve Mooring's runtime " + coordinates + ": " + e.getMessage(), e);
+        }
+    }
+
+    static void writeLibertyConfig(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        for (String name : LIBERTY_CONFIG) {
+            try (java.io.InputStream in = EarMojo.class.getResourceAsStream("liberty/" + name)) {
+                if (in == null) {
+                    throw new IOException("the plugin lacks its copy of " + name);
+                }
+                Files.copy(in, directory.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    static void write(EarLayout layout, Path ear) throws IOException {
+        Files.createDirectories(ear.toAbsolutePath().getParent());
+        Path partial = ear.resolveSibling(ear.getFileName() + ".partial");
+        try (OutputStream file = Files.newOutputStream(partial); ZipOutputStream zip = new ZipOutputStream(file)) {
+            put(zip, "META-INF/application.xml", layout.applicationXml().getBytes(StandardCharsets.UTF_8));
+            for (Map.Entry<String, Path> entry : new TreeMap<>(layout.entries()).entrySet()) {
+                put(zip, entry.getKey(), Files.readAllBytes(entry.getValue()));
+            }
+        }
+        Files.move(partial, ear, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static void put(ZipOutputStream zip, String name, byte[] content) throws IOException {
+        ZipEntry entry = new ZipEntry(name);
+        entry.setLastModifiedTime(FIXED_TIME);
+        zip.putNextEntry(entry);
+        zip.write(content);
+        zip.closeEntry();
+    }
+}
