@@ -266,7 +266,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         try {
             for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
                 ObjectKey key = next.get();
-                try {
+                try (LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name())) {
                     reconcile(key);
                 } finally {
                     queue.done(key);
