@@ -239,8 +239,7 @@ class AdmissionIT {
         int port = Integer.parseInt(System.getProperty("mooring.it.https.port"));
         java.security.cert.X509Certificate before = served(port);
         Path renewed = Files.createTempDirectory("renewed-tls");
-        Path script = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().getParent().getParent()
-                .resolve("scripts/webhook-tls.sh");
+        Path script = Path.of(System.getProperty("mooring.it.root"), "scripts/webhook-tls.sh");
         Process sign = new ProcessBuilder("bash", script.toString(), renewed.toString(), "mooring-it", "default",
                 files.resolve("ca.crt").toString(), Path.of(System.getProperty("mooring.it.testbed"), "certs", "ca.key").toString())
                 .inheritIO().start();
@@ -455,7 +454,7 @@ class AdmissionIT {
         assertThrows(java.io.IOException.class, () -> AdmissionFuzz.send(AdmissionFuzz.client(null), uri, valid),
                 "no client certificate");
         Path stranger = Files.createTempDirectory("stranger");
-        Path script = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().resolve("../../scripts/webhook-client-cert.sh");
+        Path script = Path.of(System.getProperty("mooring.it.root"), "scripts/webhook-client-cert.sh");
         assertEquals(0, new ProcessBuilder("bash", script.toString(), stranger.toString()).inheritIO().start().waitFor());
         assertThrows(java.io.IOException.class, () -> AdmissionFuzz.send(AdmissionFuzz.client(stranger), uri, valid),
                 "a client certificate of another CA");

@@ -69,6 +69,8 @@ class InstallerIT {
         stop.set(true);
         deploymentController.join();
         new Installer(HTTP, new Installer.Options(Duration.ofSeconds(30), false, false), line -> { }).uninstall(Installer.read(folder));
+        // a deleted CRD lingers while its objects go: the next test must not apply it while it terminates
+        Eventually.await("the CRD gone", Duration.ofSeconds(60), () -> HTTP.getOptional(CRD, Map.of()).isEmpty());
     }
 
     @Test

@@ -45,7 +45,7 @@ final class LibertyProcess {
             http = a.getLocalPort();
             https = b.getLocalPort();
         }
-        Path script = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().resolve("../../scripts/liberty.sh");
+        Path script = Path.of(System.getProperty("mooring.it.root"), "scripts/liberty.sh");
         List<String> command = new ArrayList<>(List.of("bash", script.toString(), "server", usr.toString(), name,
                 Integer.toString(http), Integer.toString(https), "http.host=127.0.0.1"));
         command.addAll(List.of(properties));

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 
-/** The API server the tests run against (started by it/scripts/testbed.sh before the tests). */
+/** The API server the tests run against (started by local-apiserver/local-apiserver.sh before the tests). */
 final class Testbed {
 
     private Testbed() {
@@ -68,7 +68,7 @@ final class Testbed {
 
     /** A bearer token of ServiceAccount namespace/name on the instance in {@code runDir}. */
     static String token(Path runDir, String namespace, String name) throws IOException, InterruptedException {
-        Path runScript = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().resolve("../testbed/run.sh");
+        Path runScript = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().resolve("testbed/run.sh");
         ProcessBuilder builder = new ProcessBuilder("bash", runScript.toString(), "token", namespace, name);
         builder.environment().put("RUN_DIR", runDir.toString());
         Process process = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();

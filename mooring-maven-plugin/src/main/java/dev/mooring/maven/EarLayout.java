@@ -101,7 +101,32 @@ final class EarLayout {
                 "");
     }
 
+    /**
+     * Liberty's loose application configuration of this layout: the same EAR, read in place —
+     * a folder (such as {@code target/classes}) as a library archive. Liberty restarts the
+     * application when a file under such a folder changes.
+     *
+     * @param applicationXml where {@link #applicationXml()} was written
+     */
+    String looseXml(Path applicationXml) {
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<archive>\n");
+        xml.append("  <file targetInArchive=\"/META-INF/application.xml\" sourceOnDisk=\"").append(xml(applicationXml.toString()))
+                .append("\"/>\n");
+        for (Map.Entry<String, Path> entry : new java.util.TreeMap<>(entries).entrySet()) {
+            String target = "/" + entry.getKey();
+            String source = xml(entry.getValue().toAbsolutePath().toString());
+            if (java.nio.file.Files.isDirectory(entry.getValue())) {
+                xml.append("  <archive targetInArchive=\"").append(target).append("\">\n")
+                        .append("    <dir targetInArchive=\"/\" sourceOnDisk=\"").append(source).append("\"/>\n")
+                        .append("  </archive>\n");
+            } else {
+                xml.append("  <file targetInArchive=\"").append(target).append("\" sourceOnDisk=\"").append(source).append("\"/>\n");
+            }
+        }
+        return xml.append("</archive>\n").toString();
+    }
+
     private static String xml(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

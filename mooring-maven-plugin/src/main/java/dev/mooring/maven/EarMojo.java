@@ -7,13 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-import org.apache.maven.artifact.Artifact;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -26,13 +24,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.apache.maven.project.MavenProject;
 import org.eclipse.aether.RepositorySystem;
 import org.eclipse.aether.RepositorySystemSession;
-import org.eclipse.aether.artifact.DefaultArtifact;
-import org.eclipse.aether.collection.CollectRequest;
-import org.eclipse.aether.graph.Dependency;
 import org.eclipse.aether.repository.RemoteRepository;
-import org.eclipse.aether.resolution.ArtifactResult;
-import org.eclipse.aether.resolution.DependencyRequest;
-import org.eclipse.aether.resolution.DependencyResolutionException;
 
 /**
  * {@code mooring:ear}: the operator's EAR, ready for Liberty's {@code dropins} or {@code apps}:
@@ -82,19 +74,11 @@ public class EarMojo extends AbstractMojo {
             throw new MojoFailureException("mooring:ear packs the module's jar, and there is none yet: run it in the package"
                     + " phase of a jar module (mvn package), not on its own");
         }
-        List<EarLayout.Part> author = new ArrayList<>();
-        author.add(new EarLayout.Part(project.getGroupId(), project.getArtifactId(), project.getVersion(), "jar", jar.toPath()));
-        for (Artifact artifact : project.getArtifacts()) {
-            if ((Artifact.SCOPE_COMPILE.equals(artifact.getScope()) || Artifact.SCOPE_RUNTIME.equals(artifact.getScope()))
-                    && "jar".equals(artifact.getArtifactHandler().getExtension())) {
-                author.add(new EarLayout.Part(artifact.getGroupId(), artifact.getArtifactId(), artifact.getBaseVersion(), "jar",
-                        artifact.getFile().toPath()));
-            }
-        }
         EarLayout layout;
         try {
-            layout = new EarLayout(project.getArtifactId(), runtime(), author);
-        } catch (IllegalArgumentException e) {
+            layout = new OperatorParts(repositorySystem, session, repositories).layout(project, plugin.getGroupId(), plugin.getVersion(),
+                    jar.toPath());
+        } catch (MojoExecutionException e) {
             throw new MojoExecutionException("mooring:ear: " + e.getMessage(), e);
         }
         for (String replaced : layout.replaced()) {
@@ -112,27 +96,6 @@ public class EarMojo extends AbstractMojo {
         }
         getLog().info("Wrote " + earFile + " (" + layout.entries().size() + " modules and libraries) and the server configuration in "
                 + libertyConfig);
-    }
-
-    /** Mooring's runtime of this plugin's version, with its runtime dependencies. */
-    private List<EarLayout.Part> runtime() throws MojoExecutionException {
-        String coordinates = plugin.getGroupId() + ":mooring-runtime:pom:" + plugin.getVersion();
-        CollectRequest collect = new CollectRequest(new Dependency(new DefaultArtifact(coordinates), "runtime"), repositories);
-        DependencyRequest request = new DependencyRequest(collect, (node, parents) -> node.getDependency() == null
-                || !List.of("test", "provided", "system").contains(node.getDependency().getScope()));
-        try {
-            List<EarLayout.Part> parts = new ArrayList<>();
-            for (ArtifactResult result : repositorySystem.resolveDependencies(session, request).getArtifactResults()) {
-                org.eclipse.aether.artifact.Artifact artifact = result.getArtifact();
-                if (!artifact.getExtension().equals("pom")) {
-                    parts.add(new EarLayout.Part(artifact.getGroupId(), artifact.getArtifactId(), artifact.getBaseVersion(),
-                            artifact.getExtension(), artifact.getFile().toPath()));
-                }
-            }
-            return parts;
-        } catch (DependencyResolutionException e) {
-            throw new MojoExecutionException("mooring:ear cannot resolve Mooring's runtime " + coordinates + ": " + e.getMessage(), e);
-        }
     }
 
     static void writeLibertyConfig(Path directory) throws IOException {

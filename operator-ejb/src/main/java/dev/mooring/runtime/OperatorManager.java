@@ -18,7 +18,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -201,25 +200,10 @@ public class OperatorManager {
                 : new dev.mooring.runtime.internal.StagePipeline<>(controller.stagePlan(), reference);
         List<WatchMapper> watches = new ArrayList<>();
         for (Method method : controller.watchMethods()) {
-            watches.add(mapper(reference, method));
+            watches.add(WatchMapper.of(reference, method));
         }
         ControllerDefinition definition = controller.definition().withNamespace(operatorNamespace).withWatches(watches);
         return new OperatorRuntime.Entry(definition, (Reconciler<?>) reconciler);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static WatchMapper mapper(Object reconciler, Method method) {
-        method.setAccessible(true);
-        Class<? extends io.kubernetes.client.common.KubernetesObject> kind =
-                (Class<? extends io.kubernetes.client.common.KubernetesObject>) method.getParameterTypes()[0];
-        String description = method.getDeclaringClass().getSimpleName() + "." + method.getName();
-        return new WatchMapper(kind, description, object -> {
-            try {
-                return (java.util.Collection<?>) method.invoke(reconciler, object);
-            } catch (InvocationTargetException e) {
-                throw e.getCause() instanceof Exception cause ? cause : e;
-            }
-        });
     }
 
     /** The bean type {@code Reconciler<T>} or {@code Staged<T>} to look the bean up with. */

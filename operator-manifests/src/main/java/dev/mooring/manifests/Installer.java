@@ -125,26 +125,8 @@ public final class Installer {
         deadline = System.nanoTime() + options.timeout().toNanos();
         Set<String> namespaces = new LinkedHashSet<>();
         objects.forEach(object -> namespace(object).ifPresent(namespaces::add));
-        step("namespaces", () -> {
-            for (String namespace : namespaces) {
-                JsonObject object = new JsonObject();
-                object.addProperty("apiVersion", "v1");
-                object.addProperty("kind", "Namespace");
-                JsonObject metadata = new JsonObject();
-                metadata.addProperty("name", namespace);
-                object.add("metadata", metadata);
-                apply(object);
-            }
-        });
-        List<JsonObject> crds = select(objects, kind -> kind.equals("CustomResourceDefinition"));
-        step("crds", () -> {
-            for (JsonObject crd : crds) {
-                apply(crd);
-            }
-            for (JsonObject crd : crds) {
-                awaitCondition(crd, "Established");
-            }
-        });
+        namespaces(namespaces);
+        crds(objects);
         step("rbac", () -> {
             for (JsonObject object : select(objects, RBAC::contains)) {
                 apply(object);
@@ -165,6 +147,42 @@ public final class Installer {
         step("webhooks", () -> {
             for (JsonObject object : select(objects, WEBHOOKS::contains)) {
                 apply(object);
+            }
+        });
+    }
+
+    /**
+     * Applies the namespace and only the CRDs among the objects, and waits until each CRD is
+     * {@code Established}: what a local run of the operator needs first.
+     */
+    public void installNamespaceAndCrds(String namespace, List<JsonObject> objects) throws StepFailed {
+        deadline = System.nanoTime() + options.timeout().toNanos();
+        namespaces(Set.of(namespace));
+        crds(objects);
+    }
+
+    private void namespaces(Set<String> namespaces) throws StepFailed {
+        step("namespaces", () -> {
+            for (String namespace : namespaces) {
+                JsonObject object = new JsonObject();
+                object.addProperty("apiVersion", "v1");
+                object.addProperty("kind", "Namespace");
+                JsonObject metadata = new JsonObject();
+                metadata.addProperty("name", namespace);
+                object.add("metadata", metadata);
+                apply(object);
+            }
+        });
+    }
+
+    private void crds(List<JsonObject> objects) throws StepFailed {
+        List<JsonObject> crds = select(objects, kind -> kind.equals("CustomResourceDefinition"));
+        step("crds", () -> {
+            for (JsonObject crd : crds) {
+                apply(crd);
+            }
+            for (JsonObject crd : crds) {
+                awaitCondition(crd, "Established");
             }
         });
     }
@@ -297,8 +315,10 @@ public final class Installer {
     }
 
     private static Optional<JsonObject> condition(JsonObject object, String type) {
-        if (!object.has("status") || !object.getAsJsonObject("status").has("conditions")) {
-            return Optional.empty();
+        JsonElement status = object.get("status");
+        if (status == null || !status.isJsonObject() || !status.getAsJsonObject().has("conditions")
+                || !status.getAsJsonObject().get("conditions").isJsonArray()) {
+            return Optional.empty(); // a new object's status may be empty or its conditions null
         }
         for (JsonElement element : object.getAsJsonObject("status").getAsJsonArray("conditions")) {
             if (type.equals(element.getAsJsonObject().get("type").getAsString())) {

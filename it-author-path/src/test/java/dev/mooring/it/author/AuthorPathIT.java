@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -65,7 +66,8 @@ class AuthorPathIT {
         assertEquals(Set.of("pom.xml", "Containerfile", "README.md", ".gitignore", "src/main/resources/META-INF/beans.xml",
                 "src/main/java/com/example/greetings/Greeting.java", "src/main/java/com/example/greetings/GreetingReconciler.java",
                 "src/main/java/com/example/greetings/GreetingValidator.java",
-                "src/test/java/com/example/greetings/GreetingValidatorTest.java"), files);
+                "src/test/java/com/example/greetings/GreetingValidatorTest.java",
+                "src/test/java/com/example/greetings/GreetingReconcilerTest.java"), files);
         String pom = Files.readString(PROJECT.resolve("pom.xml"));
         assertTrue(pom.contains("<mooring.version>" + VERSION + "</mooring.version>") && pom.contains("<artifactId>mooring-bom</artifactId>"),
                 pom);
@@ -75,7 +77,10 @@ class AuthorPathIT {
     @Order(2)
     void buildItsEarManifestsAndServerConfiguration() throws Exception {
         String log = maven(PROJECT, "package", "package");
-        assertTrue(log.contains("Tests run: 2, Failures: 0, Errors: 0, Skipped: 0"), "the project's own tests did not all pass:\n" + log);
+        // both of its tests: the validator with requests built in memory, the reconciler with the engine on a local API server
+        assertTrue(log.contains("Tests run: 3, Failures: 0, Errors: 0, Skipped: 0"), "the project's own tests did not all pass:\n" + log);
+        assertTrue(log.contains("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed")
+                && log.contains("in com.example.greetings.GreetingReconcilerTest"), log);
 
         try (ZipFile ear = new ZipFile(PROJECT.resolve("target/greeting-operator.ear").toFile())) {
             List<String> entries = ear.stream().map(entry -> entry.getName()).toList();
@@ -148,6 +153,91 @@ class AuthorPathIT {
         assertTrue(get(client, deployment) == null);
     }
 
+    @Test
+    @Order(4)
+    void runLocallyAndReloadAChangedReconciler() throws Exception {
+        int http;
+        int https;
+        try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
+            http = a.getLocalPort();
+            https = b.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of("mvn", "-B", "-Dmaven.repo.local=" + REPOSITORY));
+        if (Boolean.getBoolean("mooring.offline")) {
+            command.add("-o");
+        }
+        command.addAll(List.of("mooring:run", "-Dmooring.run.http-port=" + http, "-Dmooring.run.https-port=" + https));
+        Path log = WORK.resolve("run.log");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(PROJECT.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().remove("KUBECONFIG"); // no cluster given: mooring:run starts the local API server
+        Process run = builder.start();
+        String server = null;
+        try {
+            await("the operator ready (" + log + ")", Duration.ofMinutes(8), () -> {
+                if (!run.isAlive()) {
+                    throw new AssertionError("mooring:run ended:\n" + Files.readString(log));
+                }
+                return status("http://localhost:" + http + "/health/ready") == 200;
+            });
+            io.kubernetes.client.openapi.ApiClient client = io.kubernetes.client.util.Config.fromConfig(
+                    PROJECT.resolve("target/mooring-run/apiserver/admin.kubeconfig").toString());
+            server = client.getBasePath();
+            send(client, "POST", "/apis/example.com/v1/namespaces/operators/greetings", "{\"apiVersion\":\"example.com/v1\","
+                    + "\"kind\":\"Greeting\",\"metadata\":{\"name\":\"hello\"},\"spec\":{\"message\":\"Hello\"}}", "application/json");
+            String configMap = "/api/v1/namespaces/operators/configmaps/hello";
+            await("the reconciler's ConfigMap", Duration.ofSeconds(60), () -> String.valueOf(get(client, configMap))
+                    .contains("\"message\":\"Hello\""));
+            assertTrue(get(client, configMap).contains("\"language\":\"en\""), "the CRD's default applied");
+
+            // the author changes the reconciler and compiles: Liberty restarts the application, the API server stays
+            Path reconciler = PROJECT.resolve("src/main/java/com/example/greetings/GreetingReconciler.java");
+            String source = Files.readString(reconciler);
+            String changed = source.replace("Map.of(\"message\", greeting.getSpec().message,", "Map.of(\"message\", greeting.getSpec().message + \"!\",");
+            assertTrue(!changed.equals(source), "the sample reconciler changed shape: " + source);
+            Files.writeString(reconciler, changed);
+            maven(PROJECT, "compile", "compile");
+            await("the changed reconciler's ConfigMap", Duration.ofSeconds(90), () -> String.valueOf(get(client, configMap))
+                    .contains("\"message\":\"Hello!\""));
+            assertTrue(get(client, "/apis/example.com/v1/namespaces/operators/greetings/hello") != null, "the API server kept its objects");
+        } finally {
+            run.destroy(); // as a terminal's kill: mooring:run stops Liberty and the local API server
+            if (!run.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+                run.destroyForcibly();
+            }
+        }
+        assertEquals(-1, status("http://localhost:" + http + "/health/live"), "Liberty stopped with mooring:run");
+        assertTrue(server != null);
+        assertEquals(-1, status(server.replace("https://", "http://") + "/healthz"), "the local API server stopped with mooring:run");
+    }
+
+    /** The HTTP status of a GET, or -1 when nothing answers. */
+    private static int status(String url) {
+        try {
+            java.net.HttpURLConnection connection = (java.net.HttpURLConnection) java.net.URI.create(url).toURL().openConnection();
+            connection.setConnectTimeout(2000);
+            connection.setReadTimeout(5000);
+            return connection.getResponseCode();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @FunctionalInterface
+    private interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(String what, Duration timeout, Condition condition) throws Exception {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.holds()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + timeout + ": " + what);
+            }
+            Thread.sleep(500);
+        }
+    }
+
     @AfterAll
     static void stopTheTestbed() throws Exception {
         if (Files.exists(TESTBED.resolve("testbed.env"))) {
@@ -159,7 +249,7 @@ class AuthorPathIT {
 
     /** Starts or stops a local API server with Mooring's script, on free ports. */
     private static void testbed(String command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("bash", ROOT.resolve("it/scripts/testbed.sh").toString(), command, TESTBED.toString())
+        Process process = new ProcessBuilder("bash", ROOT.resolve("local-apiserver/local-apiserver.sh").toString(), command, TESTBED.toString())
                 .redirectErrorStream(true).redirectOutput(WORK.resolve("testbed-" + command + ".log").toFile()).start();
         assertEquals(0, process.waitFor(), "testbed " + command + ": " + Files.readString(WORK.resolve("testbed-" + command + ".log")));
     }
@@ -178,8 +268,13 @@ class AuthorPathIT {
     }
 
     private static void send(io.kubernetes.client.openapi.ApiClient client, String method, String path, String body) throws IOException {
+        send(client, method, path, body, "application/merge-patch+json");
+    }
+
+    private static void send(io.kubernetes.client.openapi.ApiClient client, String method, String path, String body, String type)
+            throws IOException {
         try (okhttp3.Response response = client.getHttpClient().newCall(new okhttp3.Request.Builder().url(client.getBasePath() + path)
-                .method(method, okhttp3.RequestBody.create(body, okhttp3.MediaType.get("application/merge-patch+json"))).build())
+                .method(method, okhttp3.RequestBody.create(body, okhttp3.MediaType.get(type))).build())
                 .execute()) {
             assertTrue(response.isSuccessful(), method + " " + path + ": " + response.code() + " " + response.body().string());
         }

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The integration tests' API server: builds the testbed (cached under ~/.cache/mooring/testbed,
-# incremental) and starts or stops one instance on free loopback ports (etcd's always; the API
-# server's unless PORT is set, as a restart on the same port does).
+# Mooring's local Kubernetes API server (the testbed: upstream k8s.io/apiserver and etcd, built
+# from Debian's packages, cached under ~/.cache/mooring/testbed, incremental). Starts or stops one
+# instance on free loopback ports (etcd's always; the API server's unless PORT is set, as a restart
+# on the same port does). The demo, mooring:run and the tests use it.
 #
-#   it/scripts/testbed.sh up RUN_DIR [EXTRA_ARGS...]   build if needed, start; writes RUN_DIR/testbed.env
-#   it/scripts/testbed.sh down RUN_DIR                  stop it
-#   it/scripts/testbed.sh build                         build only
+#   local-apiserver.sh up RUN_DIR [EXTRA_ARGS...]   build if needed, start; writes RUN_DIR/testbed.env
+#                                                   and RUN_DIR/admin.kubeconfig
+#   local-apiserver.sh down RUN_DIR                 stop it
+#   local-apiserver.sh build                        build only
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-testbed="$here/../testbed"
+testbed="$here/testbed"
 export TESTBED_HOME=${TESTBED_HOME:-${MOORING_CACHE:-$HOME/.cache/mooring}/testbed}
 mirror=${TESTBED_MIRROR:-http://deb.debian.org/debian}
 

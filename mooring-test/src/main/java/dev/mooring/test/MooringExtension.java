@@ -1,0 +1,222 @@
+package dev.mooring.test;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.mooring.api.CustomResource;
+import dev.mooring.api.Reconciler;
+import dev.mooring.api.Staged;
+import dev.mooring.api.Watch;
+import dev.mooring.api.client.ResourceClient;
+import dev.mooring.manifests.Crds;
+import dev.mooring.manifests.Installer;
+import dev.mooring.runtime.internal.ControllerDefinition;
+import dev.mooring.runtime.internal.ControllerOptions;
+import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.runtime.internal.LiveResourceClient;
+import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.runtime.internal.PassObserver;
+import dev.mooring.runtime.internal.RequestScope;
+import dev.mooring.runtime.internal.ResourceTypes;
+import dev.mooring.runtime.internal.StagePipeline;
+import dev.mooring.runtime.internal.StagePlan;
+import dev.mooring.runtime.internal.WatchMapper;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.Config;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Runs your controllers against a real Kubernetes API server in a plain JUnit 5 test, without
+ * Liberty — as controller-runtime's envtest runs a manager in process. Register it in a static
+ * field:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final MooringExtension mooring = MooringExtension.embedded(new GreetingReconciler());
+ * }</pre>
+ *
+ * <p>Before the class's tests: Mooring's local API server is started (once per JVM, on free
+ * ports; or the cluster of {@code MOORING_TEST_KUBECONFIG} is used), a namespace of the class's
+ * own is created, the CRDs of the controllers' {@code @CustomResource} kinds are applied and
+ * established, and the controllers run there with Mooring's engine, as they would in Liberty:
+ * the same options, informers, work queues, retries, stages, children and status writes. After
+ * them the controllers stop. The controllers are the instances given: there is no CDI, so
+ * anything they inject must be set by the test. The namespace is where they watch, whatever
+ * their {@code @Controller} says about namespaces, except for cluster-scoped kinds.
+ *
+ * <p>Admission webhooks are not served here; test them with {@link TestAdmissionRequest}.
+ */
+public final class MooringExtension implements BeforeAllCallback, AfterAllCallback {
+
+    private final List<Object> controllers;
+    private ApiClient api;
+    private String namespace;
+    private OperatorRuntime runtime;
+    private ExecutorService executor;
+    private ScheduledExecutorService scheduler;
+    private ResourceClient client;
+
+    private MooringExtension(List<Object> controllers) {
+        this.controllers = List.copyOf(controllers);
+    }
+
+    /**
+     * An extension that runs these controller instances.
+     *
+     * @throws IllegalArgumentException when one is not a {@code @Controller} reconciler
+     */
+    public static MooringExtension embedded(Object... controllers) {
+        for (Object controller : controllers) {
+            if (!(controller instanceof Reconciler<?>) && !(controller instanceof Staged<?>)) {
+                throw new IllegalArgumentException(controller.getClass().getName() + " is neither a Reconciler nor Staged");
+            }
+            ControllerOptions.offline(controller.getClass(), "default").orElseThrow(() -> new IllegalArgumentException(
+                    controller.getClass().getName() + " is not annotated @Controller"));
+        }
+        return new MooringExtension(List.of(controllers));
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        LocalApiServer server = LocalApiServer.shared(context);
+        api = Config.fromConfig(server.kubeconfig().toString());
+        KubeHttp http = new KubeHttp(api);
+        namespace = "test-" + UUID.randomUUID().toString().substring(0, 8);
+        List<OperatorRuntime.Entry> entries = new ArrayList<>();
+        Set<Class<?>> customResources = new LinkedHashSet<>();
+        for (Object controller : controllers) {
+            ControllerDefinition definition = ControllerOptions.offline(controller.getClass(), namespace).orElseThrow();
+            for (Class<?> kind : kinds(definition)) {
+                if (kind.isAnnotationPresent(CustomResource.class)) {
+                    customResources.add(kind);
+                }
+            }
+            List<WatchMapper> watches = new ArrayList<>();
+            for (Method method : controller.getClass().getDeclaredMethods()) {
+                if (method.isAnnotationPresent(Watch.class)) {
+                    watches.add(WatchMapper.of(controller, method));
+                }
+            }
+            Object reconciler = controller instanceof Staged<?>
+                    ? new StagePipeline<>(StagePlan.of(controller.getClass(), definition.kind()), controller) : controller;
+            entries.add(new OperatorRuntime.Entry(definition.withWatches(watches), (Reconciler<?>) reconciler));
+        }
+        List<JsonObject> crds = new ArrayList<>();
+        for (jakarta.json.JsonObject crd : Crds.of(new ArrayList<>(customResources))) {
+            crds.add(JsonParser.parseString(crd.toString()).getAsJsonObject());
+        }
+        new Installer(http, new Installer.Options(Duration.ofMinutes(1), true, true), line -> { })
+                .installNamespaceAndCrds(namespace, crds);
+        client = new LiveResourceClient(http, new ResourceTypes(http), namespace);
+        executor = Executors.newCachedThreadPool();
+        scheduler = Executors.newScheduledThreadPool(2);
+        runtime = new OperatorRuntime(http, new KubeHttp(Config.fromConfig(server.kubeconfig().toString()).setReadTimeout(120_000)),
+                entries, executor, scheduler, RequestScope.NONE, new OperatorRuntime.Retry(Duration.ofMillis(100), Duration.ofSeconds(5)),
+                PassObserver.NONE, namespace);
+        runtime.start();
+        await("the controllers ready (failures: " + runtime.failures() + ")", Duration.ofSeconds(60),
+                () -> runtime.ready() || !runtime.healthy());
+        if (!runtime.ready()) {
+            throw new IllegalStateException("the controllers failed to start: " + runtime.failures());
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (runtime != null) {
+            runtime.stop();
+        }
+        if (executor != null) {
+            executor.shutdownNow();
+            scheduler.shutdownNow();
+        }
+    }
+
+    /** The namespace of this test class: the controllers watch it, and {@link #client()} defaults to it. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** A live client, as the controllers' own, with the API server's administrator identity. */
+    public ResourceClient client() {
+        return client;
+    }
+
+    /** True while no controller failed fatally; see {@link #failures()}. */
+    public boolean healthy() {
+        return runtime.healthy();
+    }
+
+    /** The fatal failures of the controllers so far. */
+    public List<String> failures() {
+        return runtime.failures();
+    }
+
+    /**
+     * Waits until the object {@code name} of {@code kind} in {@link #namespace()} exists and
+     * satisfies {@code condition}, polling live every 100 ms.
+     *
+     * @return the object as it satisfied the condition
+     * @throws AssertionError naming the object and its last state when the timeout passes first
+     */
+    public <T extends KubernetesObject> T awaitObject(Class<T> kind, String name, Predicate<T> condition, Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        Optional<T> last = Optional.empty();
+        while (System.nanoTime() < end) {
+            last = client.get(kind, namespace, name);
+            if (last.isPresent() && condition.test(last.get())) {
+                return last.get();
+            }
+            pause();
+        }
+        throw new AssertionError(kind.getSimpleName() + " " + namespace + "/" + name + " did not satisfy the condition within "
+                + timeout + "; last seen: " + last.map(Object::toString).orElse("absent"));
+    }
+
+    /**
+     * Waits until {@code condition} holds, polling every 100 ms.
+     *
+     * @throws AssertionError naming {@code what} when the timeout passes first
+     */
+    public static void await(String what, Duration timeout, BooleanSupplier condition) {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + timeout + ": " + what);
+            }
+            pause();
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted");
+        }
+    }
+
+    private static List<Class<?>> kinds(ControllerDefinition definition) {
+        List<Class<?>> kinds = new ArrayList<>();
+        kinds.add(definition.kind());
+        kinds.addAll(definition.owns());
+        return kinds;
+    }
+
+}
