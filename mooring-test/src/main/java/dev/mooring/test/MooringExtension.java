@@ -12,11 +12,9 @@ import dev.mooring.manifests.Installer;
 import dev.mooring.runtime.internal.ControllerDefinition;
 import dev.mooring.runtime.internal.ControllerOptions;
 import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.LiveResourceClient;
 import dev.mooring.runtime.internal.OperatorRuntime;
 import dev.mooring.runtime.internal.PassObserver;
 import dev.mooring.runtime.internal.RequestScope;
-import dev.mooring.runtime.internal.ResourceTypes;
 import dev.mooring.runtime.internal.StagePipeline;
 import dev.mooring.runtime.internal.StagePlan;
 import dev.mooring.runtime.internal.WatchMapper;
@@ -28,13 +26,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -70,6 +66,7 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
     private ExecutorService executor;
     private ScheduledExecutorService scheduler;
     private ResourceClient client;
+    private MooringCluster cluster;
 
     private MooringExtension(List<Object> controllers) {
         this.controllers = List.copyOf(controllers);
@@ -122,14 +119,15 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         }
         new Installer(http, new Installer.Options(Duration.ofMinutes(1), true, true), line -> { })
                 .installNamespaceAndCrds(namespace, crds);
-        client = new LiveResourceClient(http, new ResourceTypes(http), namespace);
+        cluster = new MooringCluster(http);
+        client = cluster.client(namespace);
         executor = Executors.newCachedThreadPool();
         scheduler = Executors.newScheduledThreadPool(2);
         runtime = new OperatorRuntime(http, new KubeHttp(Config.fromConfig(server.kubeconfig().toString()).setReadTimeout(120_000)),
                 entries, executor, scheduler, RequestScope.NONE, new OperatorRuntime.Retry(Duration.ofMillis(100), Duration.ofSeconds(5)),
                 PassObserver.NONE, namespace);
         runtime.start();
-        await("the controllers ready (failures: " + runtime.failures() + ")", Duration.ofSeconds(60),
+        MooringCluster.await("the controllers ready (failures: " + runtime.failures() + ")", Duration.ofSeconds(60),
                 () -> runtime.ready() || !runtime.healthy());
         if (!runtime.ready()) {
             throw new IllegalStateException("the controllers failed to start: " + runtime.failures());
@@ -167,49 +165,17 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         return runtime.failures();
     }
 
+    /** The cluster, for reads in other namespaces and waiting. */
+    public MooringCluster cluster() {
+        return cluster;
+    }
+
     /**
      * Waits until the object {@code name} of {@code kind} in {@link #namespace()} exists and
-     * satisfies {@code condition}, polling live every 100 ms.
-     *
-     * @return the object as it satisfied the condition
-     * @throws AssertionError naming the object and its last state when the timeout passes first
+     * satisfies {@code condition}; see {@link MooringCluster#awaitObject}.
      */
     public <T extends KubernetesObject> T awaitObject(Class<T> kind, String name, Predicate<T> condition, Duration timeout) {
-        long end = System.nanoTime() + timeout.toNanos();
-        Optional<T> last = Optional.empty();
-        while (System.nanoTime() < end) {
-            last = client.get(kind, namespace, name);
-            if (last.isPresent() && condition.test(last.get())) {
-                return last.get();
-            }
-            pause();
-        }
-        throw new AssertionError(kind.getSimpleName() + " " + namespace + "/" + name + " did not satisfy the condition within "
-                + timeout + "; last seen: " + last.map(Object::toString).orElse("absent"));
-    }
-
-    /**
-     * Waits until {@code condition} holds, polling every 100 ms.
-     *
-     * @throws AssertionError naming {@code what} when the timeout passes first
-     */
-    public static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + timeout + ": " + what);
-            }
-            pause();
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted");
-        }
+        return cluster.awaitObject(kind, namespace, name, condition, timeout);
     }
 
     private static List<Class<?>> kinds(ControllerDefinition definition) {

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The README's "Your first operator" as a new user runs it, in a temporary folder: create the
- * project from the archetype, {@code mvn package} it, then {@code mvn mooring:install} its
+ * project from the archetype, {@code mvn verify} it (its unit, embedded and Liberty tests), run it
+ * with {@code mvn mooring:run} and reload a changed reconciler, then {@code mvn mooring:install} its
  * manifests on a local API server and {@code mvn mooring:uninstall} them — against the Mooring of
  * this build, taken from the local repository as a user's build would.
  */
@@ -67,7 +68,8 @@ class AuthorPathIT {
                 "src/main/java/com/example/greetings/Greeting.java", "src/main/java/com/example/greetings/GreetingReconciler.java",
                 "src/main/java/com/example/greetings/GreetingValidator.java",
                 "src/test/java/com/example/greetings/GreetingValidatorTest.java",
-                "src/test/java/com/example/greetings/GreetingReconcilerTest.java"), files);
+                "src/test/java/com/example/greetings/GreetingReconcilerTest.java",
+                "src/test/java/com/example/greetings/GreetingOperatorIT.java", "src/test/resources/arquillian.xml"), files);
         String pom = Files.readString(PROJECT.resolve("pom.xml"));
         assertTrue(pom.contains("<mooring.version>" + VERSION + "</mooring.version>") && pom.contains("<artifactId>mooring-bom</artifactId>"),
                 pom);
@@ -75,12 +77,13 @@ class AuthorPathIT {
 
     @Test
     @Order(2)
-    void buildItsEarManifestsAndServerConfiguration() throws Exception {
-        String log = maven(PROJECT, "package", "package");
+    void buildAndTestItsEarManifestsAndServerConfiguration() throws Exception {
+        String log = maven(PROJECT, "verify", "verify");
         // both of its tests: the validator with requests built in memory, the reconciler with the engine on a local API server
         assertTrue(log.contains("Tests run: 3, Failures: 0, Errors: 0, Skipped: 0"), "the project's own tests did not all pass:\n" + log);
-        assertTrue(log.contains("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed")
-                && log.contains("in com.example.greetings.GreetingReconcilerTest"), log);
+        assertTrue(passed(log, "GreetingReconcilerTest"), log);
+        // and its integration test: the EAR deployed by Arquillian on Liberty, against the local API server mooring:start started
+        assertTrue(passed(log, "GreetingOperatorIT") && log.contains("mooring-test/apiserver)"), log); // and mooring:stop stopped it
 
         try (ZipFile ear = new ZipFile(PROJECT.resolve("target/greeting-operator.ear").toFile())) {
             List<String> entries = ear.stream().map(entry -> entry.getName()).toList();
@@ -209,6 +212,12 @@ class AuthorPathIT {
         assertEquals(-1, status("http://localhost:" + http + "/health/live"), "Liberty stopped with mooring:run");
         assertTrue(server != null);
         assertEquals(-1, status(server.replace("https://", "http://") + "/healthz"), "the local API server stopped with mooring:run");
+    }
+
+    /** True when the build log shows the one test of {@code testClass} passed. */
+    private static boolean passed(String log, String testClass) {
+        return java.util.regex.Pattern.compile("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: [0-9.]+ s -- in "
+                + "com\\.example\\.greetings\\." + testClass).matcher(log).find();
     }
 
     /** The HTTP status of a GET, or -1 when nothing answers. */

@@ -27,7 +27,8 @@ class BomTest {
             assertEquals(version, managed(bom, artifact), artifact + " in the BOM");
         }
         Map<String, String> properties = Map.of("client-java", "client-java.version", "jakarta.jakartaee-api", "jakartaee.version",
-                "microprofile-config-api", "mp-config.version");
+                "microprofile-config-api", "mp-config.version", "arquillian-liberty-managed-jakarta", "arquillian-liberty.version",
+                "arquillian-bom", "arquillian.version");
         for (Map.Entry<String, String> entry : properties.entrySet()) {
             assertEquals(text(parent, "/project/properties/" + entry.getValue()), managed(bom, entry.getKey()),
                     entry.getKey() + " in the BOM");
