@@ -12,19 +12,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
-import org.apache.maven.plugin.descriptor.PluginDescriptor;
-import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.apache.maven.project.MavenProject;
-import org.eclipse.aether.RepositorySystem;
-import org.eclipse.aether.RepositorySystemSession;
-import org.eclipse.aether.repository.RemoteRepository;
 
 /**
  * {@code mooring:ear}: the operator's EAR, ready for Liberty's {@code dropins} or {@code apps}:
@@ -36,25 +29,10 @@ import org.eclipse.aether.repository.RemoteRepository;
  */
 @Mojo(name = "ear", defaultPhase = LifecyclePhase.PACKAGE, requiresDependencyResolution = ResolutionScope.RUNTIME,
         threadSafe = true)
-public class EarMojo extends AbstractMojo {
+public class EarMojo extends ResolvingMojo {
 
     /** 2000-01-01T00:00:00Z: entries carry no build time. */
     private static final FileTime FIXED_TIME = FileTime.fromMillis(946_684_800_000L);
-
-    @Parameter(defaultValue = "${project}", readonly = true, required = true)
-    MavenProject project;
-
-    @Parameter(defaultValue = "${plugin}", readonly = true, required = true)
-    PluginDescriptor plugin;
-
-    @Parameter(defaultValue = "${repositorySystemSession}", readonly = true, required = true)
-    RepositorySystemSession session;
-
-    @Parameter(defaultValue = "${project.remoteProjectRepositories}", readonly = true, required = true)
-    List<RemoteRepository> repositories;
-
-    @Component
-    RepositorySystem repositorySystem;
 
     /** The EAR file written. */
     @Parameter(property = "mooring.ear.file", defaultValue = "${project.build.directory}/${project.build.finalName}.ear")
@@ -76,7 +54,7 @@ public class EarMojo extends AbstractMojo {
         }
         EarLayout layout;
         try {
-            layout = new OperatorParts(repositorySystem, session, repositories).layout(project, plugin.getGroupId(), plugin.getVersion(),
+            layout = parts().layout(project, plugin.getGroupId(), plugin.getVersion(),
                     jar.toPath());
         } catch (MojoExecutionException e) {
             throw new MojoExecutionException("mooring:ear: " + e.getMessage(), e);

@@ -6,21 +6,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
-import org.apache.maven.plugin.descriptor.PluginDescriptor;
-import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.Execute;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.apache.maven.project.MavenProject;
-import org.eclipse.aether.RepositorySystem;
-import org.eclipse.aether.RepositorySystemSession;
-import org.eclipse.aether.repository.RemoteRepository;
 
 /**
  * {@code mooring:run}: the operator on a local Liberty server, in the foreground, for the
@@ -39,22 +31,7 @@ import org.eclipse.aether.repository.RemoteRepository;
  */
 @Mojo(name = "run", requiresDependencyResolution = ResolutionScope.RUNTIME, threadSafe = false)
 @Execute(phase = LifecyclePhase.PROCESS_CLASSES)
-public class RunMojo extends AbstractMojo {
-
-    @Parameter(defaultValue = "${project}", readonly = true, required = true)
-    MavenProject project;
-
-    @Parameter(defaultValue = "${plugin}", readonly = true, required = true)
-    PluginDescriptor plugin;
-
-    @Parameter(defaultValue = "${repositorySystemSession}", readonly = true, required = true)
-    RepositorySystemSession session;
-
-    @Parameter(defaultValue = "${project.remoteProjectRepositories}", readonly = true, required = true)
-    List<RemoteRepository> repositories;
-
-    @Component
-    RepositorySystem repositorySystem;
+public class RunMojo extends ResolvingMojo {
 
     /** Liberty's HTTP port (health, metrics, Mooring's REST API). */
     @Parameter(property = "mooring.run.http-port", defaultValue = "9080")
@@ -79,7 +56,7 @@ public class RunMojo extends AbstractMojo {
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         Path run = directory.toPath().toAbsolutePath();
-        OperatorParts parts = new OperatorParts(repositorySystem, session, repositories);
+        OperatorParts parts = parts();
         LocalStack stack = new LocalStack(getLog(), parts, plugin.getGroupId(), plugin.getVersion());
         String kubeconfig = LocalStack.givenKubeconfig();
         boolean local = kubeconfig == null;

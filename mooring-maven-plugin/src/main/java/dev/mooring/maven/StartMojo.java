@@ -6,22 +6,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
-import org.apache.maven.plugin.descriptor.PluginDescriptor;
-import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.apache.maven.project.MavenProject;
-import org.eclipse.aether.RepositorySystem;
-import org.eclipse.aether.RepositorySystemSession;
-import org.eclipse.aether.repository.RemoteRepository;
 
 /**
  * {@code mooring:start}: what the operator's integration tests need before they run, bound to
@@ -36,22 +28,7 @@ import org.eclipse.aether.repository.RemoteRepository;
  */
 @Mojo(name = "start", defaultPhase = LifecyclePhase.PRE_INTEGRATION_TEST, requiresDependencyResolution = ResolutionScope.RUNTIME,
         threadSafe = false)
-public class StartMojo extends AbstractMojo {
-
-    @Parameter(defaultValue = "${project}", readonly = true, required = true)
-    MavenProject project;
-
-    @Parameter(defaultValue = "${plugin}", readonly = true, required = true)
-    PluginDescriptor plugin;
-
-    @Parameter(defaultValue = "${repositorySystemSession}", readonly = true, required = true)
-    RepositorySystemSession session;
-
-    @Parameter(defaultValue = "${project.remoteProjectRepositories}", readonly = true, required = true)
-    List<RemoteRepository> repositories;
-
-    @Component
-    RepositorySystem repositorySystem;
+public class StartMojo extends ResolvingMojo {
 
     /** The operator's namespace, created when missing; the same parameter as mooring:manifests' namespace. */
     @Parameter(property = "mooring.manifests.namespace", defaultValue = "default")
@@ -80,8 +57,7 @@ public class StartMojo extends AbstractMojo {
             return;
         }
         Path dir = directory.toPath().toAbsolutePath();
-        LocalStack stack = new LocalStack(getLog(), new OperatorParts(repositorySystem, session, repositories), plugin.getGroupId(),
-                plugin.getVersion());
+        LocalStack stack = localStack();
         try {
             Files.createDirectories(dir);
             String kubeconfig = LocalStack.givenKubeconfig();
