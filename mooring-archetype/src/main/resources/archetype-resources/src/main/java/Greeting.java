@@ -1,9 +1,9 @@
 package ${package};
 
+import dev.mooring.api.CustomObject;
 import dev.mooring.api.CustomResource;
 import dev.mooring.api.crd.Default;
 import dev.mooring.api.crd.Description;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import jakarta.validation.constraints.NotBlank;
@@ -12,14 +12,12 @@ import java.util.List;
 
 /**
  * The sample custom resource: a greeting in a language. mvn package writes its CRD, with the
- * constraints below, to target/manifests/crds.yaml.
+ * constraints below, to target/manifests/crds.yaml. {@link CustomObject} gives it apiVersion,
+ * kind and metadata.
  */
 @CustomResource(group = "${apiGroup}", version = "v1")
-public class Greeting implements KubernetesObject {
+public class Greeting extends CustomObject {
 
-    private String apiVersion = "${apiGroup}/v1";
-    private String kind = "Greeting";
-    private V1ObjectMeta metadata;
     private Spec spec;
     private Status status;
 
@@ -44,25 +42,10 @@ public class Greeting implements KubernetesObject {
     }
 
     public Greeting(String namespace, String name, String message, String language) {
-        this.metadata = new V1ObjectMeta().namespace(namespace).name(name);
+        setMetadata(new V1ObjectMeta().namespace(namespace).name(name));
         this.spec = new Spec();
         this.spec.message = message;
         this.spec.language = language;
-    }
-
-    @Override
-    public String getApiVersion() {
-        return apiVersion;
-    }
-
-    @Override
-    public String getKind() {
-        return kind;
-    }
-
-    @Override
-    public V1ObjectMeta getMetadata() {
-        return metadata;
     }
 
     public Spec getSpec() {
