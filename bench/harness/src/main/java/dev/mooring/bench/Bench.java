@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Mooring and the Java Operator SDK side by side on one local API server: N objects of a trivial
  * kind, a no-op reconciler in each, fresh processes, the two interleaved (the order alternating
- * per run). Work in progress: measures launch → all N reconciled.
+ * per run). Work in progress: measures launch → framework start → all N reconciled.
  *
  * <p>Arguments: {@code N} (5000) and {@code runs} (3).
  */
@@ -69,53 +69,71 @@ public final class Bench {
             Map<String, String> environment = Map.of("KUBECONFIG", kubeconfig.toString(), "BENCH_N", Integer.toString(n),
                     "MOORING_NAMESPACE", NAMESPACE, "WLP_USER_DIR", usr.toString());
             mooring(environment); // warm-up: Liberty's caches, as an image's build prepares them
-            Map<String, List<Long>> launchToAll = new LinkedHashMap<>();
-            launchToAll.put("JOSDK", new ArrayList<>());
-            launchToAll.put("Mooring", new ArrayList<>());
+            Map<String, List<Timing>> timings = new LinkedHashMap<>();
+            timings.put("JOSDK", new ArrayList<>());
+            timings.put("Mooring", new ArrayList<>());
             for (int run = 0; run < runs; run++) {
                 List<String> order = run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK");
                 for (String framework : order) {
-                    long millis = framework.equals("JOSDK") ? josdk(environment) : mooring(environment);
-                    launchToAll.get(framework).add(millis);
-                    System.out.println("run " + (run + 1) + " " + framework + ": launch -> all " + n + " reconciled in " + millis + " ms");
+                    Timing timing = framework.equals("JOSDK") ? josdk(environment) : mooring(environment);
+                    timings.get(framework).add(timing);
+                    System.out.println("run " + (run + 1) + " " + framework + ": " + timing);
                 }
             }
             System.out.println();
-            System.out.println("| measure | JOSDK | Mooring | ratio |");
+            System.out.println("| measure (median, min-max; " + n + " objects, " + runs + " runs) | JOSDK | Mooring | Mooring/JOSDK |");
             System.out.println("|---|---|---|---|");
-            long josdk = median(launchToAll.get("JOSDK"));
-            long mooring = median(launchToAll.get("Mooring"));
-            System.out.printf("| process launch -> all %d reconciled (ms, median, min-max) | %d (%d-%d) | %d (%d-%d) | %.2fx |%n", n,
-                    josdk, min(launchToAll.get("JOSDK")), max(launchToAll.get("JOSDK")), mooring, min(launchToAll.get("Mooring")),
-                    max(launchToAll.get("Mooring")), (double) mooring / josdk);
+            row("process launch -> all reconciled (ms)", timings, Timing::launchToAll);
+            row("process launch -> framework start (ms)", timings, Timing::launchToStart);
+            row("reconciles/s from framework start", timings, timing -> Math.round(n * 1000.0 / (timing.launchToAll() - timing.launchToStart())));
         } finally {
             exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "down", apiserver.toString()), Map.of());
         }
     }
 
-    private long josdk(Map<String, String> environment) throws Exception {
+    /** One run's moments, in ms after the process was launched. */
+    record Timing(long launchToStart, long launchToAll) {
+        @Override
+        public String toString() {
+            return "framework start after " + launchToStart + " ms, all reconciled after " + launchToAll + " ms";
+        }
+    }
+
+    private static void row(String measure, Map<String, List<Timing>> timings, java.util.function.ToLongFunction<Timing> value) {
+        List<Long> josdk = timings.get("JOSDK").stream().map(value::applyAsLong).toList();
+        List<Long> mooring = timings.get("Mooring").stream().map(value::applyAsLong).toList();
+        System.out.printf("| %s | %d (%d-%d) | %d (%d-%d) | %.2fx |%n", measure, median(josdk), min(josdk), max(josdk), median(mooring),
+                min(mooring), max(mooring), (double) median(mooring) / median(josdk));
+    }
+
+    private Timing josdk(Map<String, String> environment) throws Exception {
         Path peer = root.resolve("bench/tick-josdk/target");
         String classpath = peer.resolve("classes") + ":" + Files.readString(peer.resolve("classpath.txt")).trim();
         return untilAllReconciled(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath,
                 "dev.mooring.bench.josdk.Main"), environment, null);
     }
 
-    private long mooring(Map<String, String> environment) throws Exception {
+    private Timing mooring(Map<String, String> environment) throws Exception {
         Path server = Path.of(exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "home"), Map.of()).trim(), "bin/server");
         return untilAllReconciled(List.of(server.toString(), "run", "bench"), environment, List.of(server.toString(), "stop", "bench"));
     }
 
-    /** Starts the process and reads its output until the reconciler's line; answers launch → that moment, in ms. */
-    private long untilAllReconciled(List<String> command, Map<String, String> environment, List<String> stop) throws Exception {
+    /** Starts the process and reads its output until the reconciler's line; answers the moments after launch. */
+    private Timing untilAllReconciled(List<String> command, Map<String, String> environment, List<String> stop) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         long launched = System.currentTimeMillis();
         Process process = builder.start();
+        long start = -1;
         try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = output.readLine(); line != null; line = output.readLine()) {
+                if (line.contains("BENCH framework start at ")) {
+                    start = Long.parseLong(line.substring(line.indexOf("BENCH framework start at ") + 25).trim()) - launched;
+                }
                 int at = line.indexOf("BENCH reconciled " + n + " at ");
                 if (at >= 0) {
-                    return Long.parseLong(line.substring(at + ("BENCH reconciled " + n + " at ").length()).trim()) - launched;
+                    return new Timing(start, Long.parseLong(line.substring(at + ("BENCH reconciled " + n + " at ").length()).trim())
+                            - launched);
                 }
             }
             throw new IllegalStateException(command.get(0) + " ended before reconciling " + n + " objects");
@@ -143,7 +161,8 @@ public final class Bench {
 
     private static long median(List<Long> values) {
         List<Long> sorted = values.stream().sorted().toList();
-        return sorted.get(sorted.size() / 2);
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
     private static long min(List<Long> values) {

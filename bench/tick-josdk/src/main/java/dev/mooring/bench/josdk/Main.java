@@ -9,7 +9,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.out.println("BENCH main at " + System.currentTimeMillis());
+        System.out.println("BENCH framework start at " + System.currentTimeMillis());
         Operator operator = new Operator();
         operator.register(new TickReconciler(Integer.parseInt(System.getenv().getOrDefault("BENCH_N", "1"))));
         operator.start();
