@@ -139,6 +139,20 @@ class InstallerIT {
         assertEquals(1, HTTP.get(deployment, Map.of()).getAsJsonObject("spec").get("replicas").getAsInt(), "taken back by force");
     }
 
+    @Test
+    void namesThatBreakKubernetesRulesAreRefusedBeforeAnyRequest(@TempDir Path hostile) throws Exception {
+        Files.writeString(hostile.resolve("kustomization.yaml"), "resources:\n  - objects.yaml\n");
+        Files.writeString(hostile.resolve("objects.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../../secrets/x\n"
+                + "  namespace: " + namespace + "\n");
+        Installer.StepFailed failed = assertThrows(Installer.StepFailed.class,
+                () -> installer(Duration.ofSeconds(10), false).install(Installer.read(hostile)));
+        assertEquals("workload", failed.step());
+        assertTrue(failed.getMessage().contains("metadata.name"), failed.getMessage());
+        Files.writeString(hostile.resolve("objects.yaml"), "apiVersion: ../v1\nkind: ConfigMap\nmetadata:\n  name: x\n");
+        failed = assertThrows(Installer.StepFailed.class, () -> installer(Duration.ofSeconds(10), false).install(Installer.read(hostile)));
+        assertTrue(failed.getMessage().contains("apiVersion"), failed.getMessage());
+    }
+
     private Installer installer(Duration timeout, boolean force) {
         return new Installer(HTTP, new Installer.Options(timeout, force, false), progress::add);
     }

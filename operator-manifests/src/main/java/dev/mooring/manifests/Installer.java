@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
 import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.runtime.internal.KubeNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -340,9 +341,13 @@ public final class Installer {
 
     /** The object's path, from the API server's discovery of its apiVersion. */
     private String path(JsonObject object) {
+        // what a manifest says goes into the request path only by Kubernetes' name rules, as in every path the runtime builds
         String apiVersion = object.get("apiVersion").getAsString();
-        String kind = object.get("kind").getAsString();
-        String base = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
+        String kind = KubeNames.kind(object.get("kind").getAsString(), "kind");
+        int slash = apiVersion.indexOf('/');
+        String base = slash < 0 ? "/api/" + KubeNames.version(apiVersion, "apiVersion")
+                : "/apis/" + KubeNames.group(apiVersion.substring(0, slash), "apiVersion") + "/"
+                        + KubeNames.version(apiVersion.substring(slash + 1), "apiVersion");
         JsonObject resources = discovery.computeIfAbsent(apiVersion, version -> http.getOptional(base, Map.of())
                 .orElseThrow(() -> new IllegalStateException("the API server does not serve " + apiVersion)));
         for (JsonElement element : resources.getAsJsonArray("resources")) {
@@ -350,9 +355,10 @@ public final class Installer {
             String name = resource.get("name").getAsString();
             if (kind.equals(resource.get("kind").getAsString()) && !name.contains("/")) {
                 String namespace = resource.get("namespaced").getAsBoolean()
-                        ? "/namespaces/" + namespace(object).orElseThrow(() -> new IllegalArgumentException(describe(object)
-                                + " has no namespace")) : "";
-                return base + namespace + "/" + name + "/" + object.getAsJsonObject("metadata").get("name").getAsString();
+                        ? "/namespaces/" + KubeNames.namespace(namespace(object).orElseThrow(() -> new IllegalArgumentException(
+                                describe(object) + " has no namespace")), "metadata.namespace") : "";
+                String objectName = KubeNames.name(object.getAsJsonObject("metadata").get("name").getAsString(), "metadata.name");
+                return base + namespace + "/" + KubeNames.segment(name) + "/" + KubeNames.segment(objectName);
             }
         }
         throw new IllegalStateException("the API server does not serve " + kind + " in " + apiVersion);
