@@ -3,42 +3,67 @@ package dev.mooring.bench;
 import dev.mooring.manifests.Installer;
 import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.util.Config;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Mooring and the Java Operator SDK side by side on one local API server: N objects of a trivial
- * kind, a no-op reconciler in each, fresh processes, the two interleaved (the order alternating
- * per run). Work in progress: measures launch → framework start → all N reconciled.
+ * Mooring and the Java Operator SDK side by side on one local API server: a trivial kind and
+ * no-op reconcilers in each, fresh processes, the two interleaved (the order alternating per
+ * run). What is measured, and from when, is written in {@code docs/benchmarks.md}.
  *
- * <p>Arguments: {@code N} (5000) and {@code runs} (3).
+ * <p>Arguments: {@code N} objects (5000), {@code runs} (3), {@code seconds} of load (10) and its
+ * {@code rate} per second (200). Prints the tables and writes them to
+ * {@code bench/harness/target/bench/results.md}; fails when a peer does not do what it should.
  */
 public final class Bench {
 
-    private static final String NAMESPACE = "bench";
+    static final String TICKS = "bench";
+    static final String CONFIGMAPS = "bench-cm";
+    static final String EMPTY = "bench-empty";
+    private static final Duration PATIENCE = Duration.ofMinutes(5);
 
     private final Path root = Path.of(System.getProperty("bench.root")).toAbsolutePath().normalize();
     private final Path work = root.resolve("bench/harness/target/bench");
     private final int n;
     private final int runs;
+    private final int seconds;
+    private final int rate;
+    private final Results results = new Results();
+    private KubeHttp http;
+    private Path kubeconfig;
+    private Path usr;
+    private Path tls;
+    private int httpPort;
+    private int httpsPort;
 
-    private Bench(int n, int runs) {
+    private Bench(int n, int runs, int seconds, int rate) {
         this.n = n;
         this.runs = runs;
+        this.seconds = seconds;
+        this.rate = rate;
     }
 
     public static void main(String[] args) throws Exception {
-        new Bench(args.length > 0 ? Integer.parseInt(args[0]) : 5000, args.length > 1 ? Integer.parseInt(args[1]) : 3).run();
+        new Bench(argument(args, 0, 5000), argument(args, 1, 3), argument(args, 2, 10), argument(args, 3, 200)).run();
+    }
+
+    private static int argument(String[] args, int index, int otherwise) {
+        return args.length > index ? Integer.parseInt(args[index]) : otherwise;
     }
 
     private void run() throws Exception {
@@ -46,109 +71,265 @@ public final class Bench {
         Path apiserver = work.resolve("apiserver");
         exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "up", apiserver.toString()), Map.of());
         try {
-            Path kubeconfig = apiserver.resolve("admin.kubeconfig");
-            KubeHttp http = new KubeHttp(Config.fromConfig(kubeconfig.toString()));
-            new Installer(http, new Installer.Options(Duration.ofMinutes(2), true, true), line -> { })
-                    .installNamespaceAndCrds(NAMESPACE, Installer.read(root.resolve("bench/tick-mooring/target/manifests")));
-            for (int i = 0; i < n; i++) {
-                http.send("POST", "/apis/bench.mooring.dev/v1/namespaces/" + NAMESPACE + "/ticks", Map.of(),
-                        "{\"apiVersion\":\"bench.mooring.dev/v1\",\"kind\":\"Tick\",\"metadata\":{\"name\":\"t" + i + "\"},"
-                                + "\"spec\":{\"value\":" + i + "}}", "application/json");
-            }
-            Path usr = work.resolve("usr");
-            int httpPort;
-            int https;
-            try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
-                httpPort = a.getLocalPort();
-                https = b.getLocalPort();
-            }
-            exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "server", usr.toString(), "bench", Integer.toString(httpPort),
-                    Integer.toString(https), "http.host=127.0.0.1"), Map.of());
-            Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"), usr.resolve("servers/bench/dropins/tick-mooring.ear"),
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            Map<String, String> environment = Map.of("KUBECONFIG", kubeconfig.toString(), "BENCH_N", Integer.toString(n),
-                    "MOORING_NAMESPACE", NAMESPACE, "WLP_USER_DIR", usr.toString());
-            mooring(environment); // warm-up: Liberty's caches, as an image's build prepares them
-            Map<String, List<Timing>> timings = new LinkedHashMap<>();
-            timings.put("JOSDK", new ArrayList<>());
-            timings.put("Mooring", new ArrayList<>());
+            kubeconfig = apiserver.resolve("admin.kubeconfig");
+            http = new KubeHttp(Config.fromConfig(kubeconfig.toString()));
+            prepareCluster();
+            prepareServers();
             for (int run = 0; run < runs; run++) {
                 List<String> order = run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK");
-                for (String framework : order) {
-                    Timing timing = framework.equals("JOSDK") ? josdk(environment) : mooring(environment);
-                    timings.get(framework).add(timing);
-                    System.out.println("run " + (run + 1) + " " + framework + ": " + timing);
+                for (String peer : order) {
+                    drain(peer);
+                    idle(peer);
+                    configMaps(peer);
                 }
+                admission();
+                System.out.println("run " + (run + 1) + " of " + runs + " done");
             }
+            String table = results.table(n, runs, seconds, rate);
             System.out.println();
-            System.out.println("| measure (median, min-max; " + n + " objects, " + runs + " runs) | JOSDK | Mooring | Mooring/JOSDK |");
-            System.out.println("|---|---|---|---|");
-            row("process launch -> all reconciled (ms)", timings, Timing::launchToAll);
-            row("process launch -> framework start (ms)", timings, Timing::launchToStart);
-            row("reconciles/s from framework start", timings, timing -> Math.round(n * 1000.0 / (timing.launchToAll() - timing.launchToStart())));
+            System.out.println(table);
+            Files.writeString(work.resolve("results.md"), table + "\n" + machine());
         } finally {
             exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "down", apiserver.toString()), Map.of());
         }
     }
 
-    /** One run's moments, in ms after the process was launched. */
-    record Timing(long launchToStart, long launchToAll) {
-        @Override
-        public String toString() {
-            return "framework start after " + launchToStart + " ms, all reconciled after " + launchToAll + " ms";
+    /** Namespaces, the CRD, N ticks and N ConfigMaps of 1 KiB each. */
+    private void prepareCluster() throws Exception {
+        new Installer(http, new Installer.Options(Duration.ofMinutes(2), true, true), line -> { })
+                .installNamespaceAndCrds(TICKS, Installer.read(root.resolve("bench/tick-mooring/target/manifests")));
+        for (String namespace : List.of(CONFIGMAPS, EMPTY)) {
+            http.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
+        }
+        String kibibyte = "x".repeat(1024);
+        ExecutorService creators = Executors.newFixedThreadPool(8);
+        List<Future<?>> created = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String name = Integer.toString(i);
+            created.add(creators.submit(() -> http.send("POST", "/apis/bench.mooring.dev/v1/namespaces/" + TICKS + "/ticks", Map.of(),
+                    "{\"apiVersion\":\"bench.mooring.dev/v1\",\"kind\":\"Tick\",\"metadata\":{\"name\":\"t" + name + "\"},"
+                            + "\"spec\":{\"value\":" + name + "}}", "application/json")));
+            created.add(creators.submit(() -> http.send("POST", "/api/v1/namespaces/" + CONFIGMAPS + "/configmaps", Map.of(),
+                    "{\"metadata\":{\"name\":\"c" + name + "\"},\"data\":{\"payload\":\"" + kibibyte + "\"}}", "application/json")));
+        }
+        for (Future<?> future : created) {
+            future.get();
+        }
+        creators.shutdown();
+    }
+
+    /** The two Liberty servers (the operator; the operator with a webhook and the echo), warmed once each. */
+    private void prepareServers() throws Exception {
+        usr = work.resolve("usr");
+        try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
+            httpPort = a.getLocalPort();
+            httpsPort = b.getLocalPort();
+        }
+        tls = work.resolve("webhook-tls");
+        exec(List.of("bash", root.resolve("scripts/webhook-tls.sh").toString(), tls.toString(), "bench", TICKS), Map.of());
+        for (String server : List.of("bench", "bench-admission")) {
+            exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "server", usr.toString(), server,
+                    Integer.toString(httpPort), Integer.toString(httpsPort), "http.host=127.0.0.1"), Map.of());
+        }
+        Path dropins = usr.resolve("servers/bench/dropins");
+        Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"), dropins.resolve("tick-mooring.ear"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Path admission = usr.resolve("servers/bench-admission/dropins");
+        Files.copy(root.resolve("bench/tick-mooring-admission/target/tick-mooring-admission.ear"),
+                admission.resolve("tick-mooring-admission.ear"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(root.resolve("bench/echo/target/echo.war"), admission.resolve("echo.war"), StandardCopyOption.REPLACE_EXISTING);
+        // warm-up: Liberty's caches, as an image's build prepares them
+        try (Peer peer = mooring("bench", environment(EMPTY, 0, EMPTY, 0))) {
+            peer.await("ready", PATIENCE);
+        }
+        try (Peer peer = mooring("bench-admission", admissionEnvironment())) {
+            peer.await("ready", PATIENCE);
         }
     }
 
-    private static void row(String measure, Map<String, List<Timing>> timings, java.util.function.ToLongFunction<Timing> value) {
-        List<Long> josdk = timings.get("JOSDK").stream().map(value::applyAsLong).toList();
-        List<Long> mooring = timings.get("Mooring").stream().map(value::applyAsLong).toList();
-        System.out.printf("| %s | %d (%d-%d) | %d (%d-%d) | %.2fx |%n", measure, median(josdk), min(josdk), max(josdk), median(mooring),
-                min(mooring), max(mooring), (double) median(mooring) / median(josdk));
+    /** N ticks drained from a fresh start, the requests it sent, the heap with N cached, then update latencies. */
+    private void drain(String name) throws Exception {
+        long requestsBefore = requests();
+        try (Peer peer = launch(name, environment(TICKS, n, EMPTY, 0))) {
+            long framework = peer.await("framework start", PATIENCE);
+            long engine = peer.await("engine start", PATIENCE);
+            long all = peer.await("reconciled tick", PATIENCE);
+            long ready = peer.await("ready", PATIENCE);
+            TimeUnit.SECONDS.sleep(1);
+            long requests = requests() - requestsBefore;
+            results.add(name, Results.LAUNCH_TO_FRAMEWORK, framework);
+            results.add(name, Results.LAUNCH_TO_READY, ready);
+            results.add(name, Results.LAUNCH_TO_ALL, all);
+            results.add(name, Results.DRAIN_FROM_FRAMEWORK, n * 1000.0 / Math.max(1, all - framework));
+            results.add(name, Results.DRAIN_FROM_ENGINE, n * 1000.0 / Math.max(1, all - engine));
+            results.add(name, Results.REQUESTS_PER_RECONCILE, (double) requests / n);
+            results.add(name, Results.HEAP_WITH_TICKS, peer.heapAfterGc());
+            peer.forgetLatencies(); // what the start-up printed, if anything (t0 still carries the last marker)
+            marker();
+            peer.awaitLatencies("tick", PATIENCE); // clears the latencies of the drain
+            String loaded = exec(List.of(java(), "-cp", classpath(), Load.class.getName(), "updates", kubeconfig.toString(), TICKS,
+                    Integer.toString(n), Integer.toString(rate), Integer.toString(seconds)), Map.of());
+            if (!loaded.contains("failed 0") || Pattern.compile("failed [1-9]").matcher(loaded).find()) {
+                throw new IllegalStateException("The update loader failed: " + loaded);
+            }
+            TimeUnit.SECONDS.sleep(1);
+            marker();
+            List<Long> latencies = peer.awaitLatencies("tick", PATIENCE);
+            if (latencies.size() < Math.min(n, rate * seconds) / 2) {
+                throw new IllegalStateException(name + " reconciled only " + latencies.size() + " of " + rate * seconds + " changes");
+            }
+            results.add(name, Results.UPDATE_P50, Results.percentile(latencies, 50));
+            results.add(name, Results.UPDATE_P99, Results.percentile(latencies, 99));
+        }
     }
 
-    private Timing josdk(Map<String, String> environment) throws Exception {
+    /** The heap after GC with nothing to cache. */
+    private void idle(String name) throws Exception {
+        try (Peer peer = launch(name, environment(EMPTY, 0, EMPTY, 0))) {
+            peer.await("ready", PATIENCE);
+            TimeUnit.SECONDS.sleep(1);
+            results.add(name, Results.HEAP_IDLE, peer.heapAfterGc());
+        }
+    }
+
+    /** The heap after GC with N ConfigMaps of 1 KiB cached. */
+    private void configMaps(String name) throws Exception {
+        try (Peer peer = launch(name, environment(EMPTY, 0, CONFIGMAPS, n))) {
+            peer.await("reconciled configmap", PATIENCE);
+            peer.await("ready", PATIENCE);
+            TimeUnit.SECONDS.sleep(1);
+            results.add(name, Results.HEAP_WITH_CONFIGMAPS, peer.heapAfterGc());
+        }
+    }
+
+    /** Admission round trips at the rate: Mooring's validator and a bare Jakarta REST echo, in the same Liberty. */
+    private void admission() throws Exception {
+        try (Peer peer = mooring("bench-admission", admissionEnvironment())) {
+            peer.await("ready", PATIENCE);
+            String base = "https://127.0.0.1:" + httpsPort;
+            String loaded = exec(List.of(java(), "-cp", classpath(), Load.class.getName(), "admission", Integer.toString(rate),
+                    Integer.toString(seconds), tls.resolve("ca.crt").toString(), base + webhookPath(), base + "/echo/"), Map.of());
+            if (!Pattern.compile("(?m)^LOAD sent \\d+ failed 0 ").matcher(loaded).find()) {
+                throw new IllegalStateException("The admission loader failed: " + loaded);
+            }
+            Matcher lines = Pattern.compile("LOAD latencies (\\d) \\[([0-9,]*)\\]").matcher(loaded);
+            while (lines.find()) {
+                List<Long> latencies = java.util.Arrays.stream(lines.group(2).split(",")).map(Long::valueOf).toList();
+                String who = lines.group(1).equals("0") ? "Mooring" : "echo";
+                results.add(who, Results.ADMISSION_P50, Results.percentile(latencies, 50));
+                results.add(who, Results.ADMISSION_P99, Results.percentile(latencies, 99));
+            }
+        }
+    }
+
+    /** Where the generated ValidatingWebhookConfiguration sends Ticks. */
+    private String webhookPath() throws IOException {
+        Matcher path = Pattern.compile("path: \"?(/[^\"\\s]+)")
+                .matcher(Files.readString(root.resolve("bench/tick-mooring-admission/target/manifests/webhooks.yaml")));
+        if (!path.find()) {
+            throw new IllegalStateException("tick-mooring-admission's webhooks.yaml holds no webhook path");
+        }
+        return path.group(1);
+    }
+
+    /** A change of t0 that makes each peer print the update latencies it measured and forget them. */
+    private void marker() {
+        http.send("PATCH", "/apis/bench.mooring.dev/v1/namespaces/" + TICKS + "/ticks/t0", Map.of(),
+                "{\"spec\":{\"value\":-1,\"sent\":" + -System.currentTimeMillis() + "}}", "application/merge-patch+json");
+    }
+
+    private Map<String, String> environment(String ticks, int expectedTicks, String configMaps, int expectedConfigMaps) {
+        Map<String, String> environment = new HashMap<>();
+        environment.put("KUBECONFIG", kubeconfig.toString());
+        environment.put("WLP_USER_DIR", usr.toString());
+        environment.put("MOORING_NAMESPACE", TICKS);
+        environment.put("MOORING_CONTROLLER_TICKS_NAMESPACE", ticks);
+        environment.put("MOORING_CONTROLLER_CONFIGMAPS_NAMESPACE", configMaps);
+        environment.put("BENCH_TICKS", Integer.toString(expectedTicks));
+        environment.put("BENCH_CONFIGMAPS", Integer.toString(expectedConfigMaps));
+        return environment;
+    }
+
+    private Map<String, String> admissionEnvironment() {
+        Map<String, String> environment = environment(EMPTY, 0, EMPTY, 0);
+        environment.put("MOORING_WEBHOOK_TLS_CERT_FILE", tls.resolve("tls.crt").toString());
+        environment.put("MOORING_WEBHOOK_TLS_KEY_FILE", tls.resolve("tls.key").toString());
+        return environment;
+    }
+
+    private Peer launch(String name, Map<String, String> environment) throws Exception {
+        return name.equals("JOSDK") ? josdk(environment) : mooring("bench", environment);
+    }
+
+    private Peer josdk(Map<String, String> environment) throws IOException {
         Path peer = root.resolve("bench/tick-josdk/target");
         String classpath = peer.resolve("classes") + ":" + Files.readString(peer.resolve("classpath.txt")).trim();
-        return untilAllReconciled(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath,
-                "dev.mooring.bench.josdk.Main"), environment, null);
+        return Peer.launch("JOSDK", List.of(java(), "-cp", classpath, "dev.mooring.bench.josdk.Main"), environment, null, null);
     }
 
-    private Timing mooring(Map<String, String> environment) throws Exception {
-        Path server = Path.of(exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "home"), Map.of()).trim(), "bin/server");
-        return untilAllReconciled(List.of(server.toString(), "run", "bench"), environment, List.of(server.toString(), "stop", "bench"));
+    private Peer mooring(String server, Map<String, String> environment) throws Exception {
+        Path command = Path.of(exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "home"), Map.of()).trim(), "bin/server");
+        return Peer.launch("Mooring", List.of(command.toString(), "run", server), environment,
+                List.of(command.toString(), "stop", server), URI.create("http://127.0.0.1:" + httpPort + "/health/ready"));
     }
 
-    /** Starts the process and reads its output until the reconciler's line; answers the moments after launch. */
-    private Timing untilAllReconciled(List<String> command, Map<String, String> environment, List<String> stop) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().putAll(environment);
-        long launched = System.currentTimeMillis();
-        Process process = builder.start();
-        long start = -1;
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = output.readLine(); line != null; line = output.readLine()) {
-                if (line.contains("BENCH framework start at ")) {
-                    start = Long.parseLong(line.substring(line.indexOf("BENCH framework start at ") + 25).trim()) - launched;
-                }
-                int at = line.indexOf("BENCH reconciled " + n + " at ");
-                if (at >= 0) {
-                    return new Timing(start, Long.parseLong(line.substring(at + ("BENCH reconciled " + n + " at ").length()).trim())
-                            - launched);
-                }
-            }
-            throw new IllegalStateException(command.get(0) + " ended before reconciling " + n + " objects");
-        } finally {
-            if (stop != null) {
-                exec(stop, environment);
-            }
-            process.destroy();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+    /**
+     * Requests the API server counted so far, but for lists, watches, Leases and paths that are
+     * no resource (discovery, health): what a reconcile could cost.
+     */
+    private long requests() throws IOException {
+        okhttp3.Request request = new okhttp3.Request.Builder().url(http.apiClient().getBasePath() + "/metrics").build();
+        String metrics;
+        try (okhttp3.Response response = http.apiClient().getHttpClient().newCall(request).execute()) {
+            metrics = response.body().string();
+        }
+        long total = 0;
+        Pattern line = Pattern.compile("^apiserver_request_total\\{(.*)\\} (\\S+)$", Pattern.MULTILINE);
+        Matcher matcher = line.matcher(metrics);
+        boolean any = false;
+        while (matcher.find()) {
+            any = true;
+            String labels = matcher.group(1);
+            String verb = label(labels, "verb");
+            String resource = label(labels, "resource");
+            if (!verb.equals("LIST") && !verb.equals("WATCH") && !resource.isEmpty() && !resource.equals("leases")) {
+                total += (long) Double.parseDouble(matcher.group(2));
             }
         }
+        if (!any) {
+            throw new IllegalStateException("The API server's /metrics has no apiserver_request_total");
+        }
+        return total;
     }
 
-    private static String exec(List<String> command, Map<String, String> environment) throws IOException, InterruptedException {
+    private static String label(String labels, String name) {
+        Matcher value = Pattern.compile("(?:^|,)" + name + "=\"([^\"]*)\"").matcher(labels);
+        return value.find() ? value.group(1) : "";
+    }
+
+    private String classpath() throws IOException {
+        Path target = root.resolve("bench/harness/target");
+        return target.resolve("classes") + ":" + Files.readString(target.resolve("classpath.txt")).trim();
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String machine() throws IOException {
+        String cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
+                .findFirst().map(line -> line.substring(line.indexOf(':') + 1).trim()).orElse("unknown CPU");
+        return "Machine: " + Runtime.getRuntime().availableProcessors() + " cores (" + cpu + "), "
+                + memory() + ", Java "
+                + System.getProperty("java.version") + ", " + System.getProperty("os.name") + " " + System.getProperty("os.version") + "\n";
+    }
+
+    private static String memory() throws IOException {
+        return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(line -> line.startsWith("MemTotal:"))
+                .findFirst().map(line -> Long.parseLong(line.replaceAll("\\D", "")) / (1024 * 1024) + " GiB RAM").orElse("unknown RAM");
+    }
+
+    static String exec(List<String> command, Map<String, String> environment) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         Process process = builder.start();
@@ -158,19 +339,4 @@ public final class Bench {
         }
         return output;
     }
-
-    private static long median(List<Long> values) {
-        List<Long> sorted = values.stream().sorted().toList();
-        int middle = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
-    }
-
-    private static long min(List<Long> values) {
-        return values.stream().mapToLong(Long::longValue).min().orElse(0);
-    }
-
-    private static long max(List<Long> values) {
-        return values.stream().mapToLong(Long::longValue).max().orElse(0);
-    }
-
 }

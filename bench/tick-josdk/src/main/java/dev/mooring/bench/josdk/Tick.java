@@ -10,8 +10,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version("v1")
 public class Tick extends CustomResource<Tick.Spec, Void> implements Namespaced {
 
-    /** What a tick carries. */
+    /** What a tick carries: a value, and when the loader meant to send its last change (epoch ms). */
     public static class Spec {
         public Integer value;
+        public Long sent;
     }
 }

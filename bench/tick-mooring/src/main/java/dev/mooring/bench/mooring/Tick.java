@@ -9,8 +9,9 @@ public class Tick extends CustomObject {
 
     public Spec spec;
 
-    /** What a tick carries. */
+    /** What a tick carries: a value, and when the loader meant to send its last change (epoch ms). */
     public static class Spec {
         public Integer value;
+        public Long sent;
     }
 }

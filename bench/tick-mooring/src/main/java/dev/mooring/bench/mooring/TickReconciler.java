@@ -4,23 +4,19 @@ import dev.mooring.api.Context;
 import dev.mooring.api.Controller;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
+import dev.mooring.bench.probe.Probe;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
-/** Does nothing but count: once it has seen every object, it prints one line the harness reads. */
+/** Does nothing but count and time: the harness reads the lines its {@link Probe} prints. */
 @ApplicationScoped
 @Controller(name = "ticks")
 public class TickReconciler implements Reconciler<Tick> {
 
-    private final Set<String> seen = ConcurrentHashMap.newKeySet();
-    private final int expected = Integer.parseInt(System.getenv().getOrDefault("BENCH_N", "1"));
+    private final Probe probe = new Probe("tick", "BENCH_TICKS");
 
     @Override
     public Result reconcile(Tick tick, Context<Tick> context) {
-        if (seen.add(tick.getMetadata().getNamespace() + "/" + tick.getMetadata().getName()) && seen.size() == expected) {
-            System.out.println("BENCH reconciled " + expected + " at " + System.currentTimeMillis());
-        }
+        probe.saw(tick.getMetadata().getName(), tick.spec == null ? null : tick.spec.value, tick.spec == null ? null : tick.spec.sent);
         return Result.done();
     }
 }

@@ -1,0 +1,193 @@
+package dev.mooring.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One measured process of a peer: launched fresh, its output read for the lines the benchmark's
+ * reconcilers print, its moments kept as milliseconds after the launch. Readiness is the peer's
+ * own: Mooring's {@code /health/ready} answering 200, the Java Operator SDK's {@code start()}
+ * returning (it has no health endpoint).
+ */
+final class Peer implements AutoCloseable {
+
+    private static final Pattern MOMENT = Pattern.compile("BENCH (framework start|engine start|ready) at (\\d+)");
+    private static final Pattern RECONCILED = Pattern.compile("BENCH reconciled (\\w+) (\\d+) at (\\d+)");
+    private static final Pattern LATENCIES = Pattern.compile("BENCH latencies (\\w+) \\[([0-9,]*)\\]");
+
+    private final String name;
+    private final Process process;
+    private final List<String> stop;
+    private final Map<String, String> environment;
+    private final long launched;
+    private final Map<String, Long> moments = new ConcurrentHashMap<>();
+    private final Map<String, String> latencies = new ConcurrentHashMap<>();
+    private final Deque<String> tail = new ArrayDeque<>();
+    private volatile boolean ended;
+
+    private Peer(String name, List<String> command, Map<String, String> environment, List<String> stop, URI ready)
+            throws IOException {
+        this.name = name;
+        this.stop = stop;
+        this.environment = environment;
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        launched = System.currentTimeMillis();
+        process = builder.start();
+        Thread reader = new Thread(this::read, name + " output");
+        reader.setDaemon(true);
+        reader.start();
+        if (ready != null) {
+            Thread poller = new Thread(() -> pollReady(ready), name + " readiness");
+            poller.setDaemon(true);
+            poller.start();
+        }
+    }
+
+    /** Launches {@code command}; {@code ready} is polled for readiness when not null, {@code stop} ends the process when not null. */
+    static Peer launch(String name, List<String> command, Map<String, String> environment, List<String> stop, URI ready)
+            throws IOException {
+        return new Peer(name, command, environment, stop, ready);
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** Milliseconds from launch to the moment ({@code framework start}, {@code engine start}, {@code ready}, {@code reconciled tick}...). */
+    long await(String moment, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!moments.containsKey(moment)) {
+            if (ended || System.nanoTime() > end) {
+                throw new IllegalStateException(name + " did not report '" + moment + "' (" + (ended ? "it ended" : "timeout")
+                        + "); its last lines:\n" + tail());
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        return moments.get(moment) - launched;
+    }
+
+    /** The latencies (ms) the peer printed for {@code kind} after the marker change, forgetting them. */
+    List<Long> awaitLatencies(String kind, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!latencies.containsKey(kind)) {
+            if (ended || System.nanoTime() > end) {
+                throw new IllegalStateException(name + " printed no latencies of " + kind + "; its last lines:\n" + tail());
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        String values = latencies.remove(kind);
+        return values.isEmpty() ? List.of() : java.util.Arrays.stream(values.split(",")).map(Long::valueOf).toList();
+    }
+
+    /** Forgets latencies printed so far. */
+    void forgetLatencies() {
+        latencies.clear();
+    }
+
+    /** The process id of the JVM (Liberty's {@code server run} starts it as a child of a shell). */
+    long javaPid() {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(process.toHandle()), process.descendants())
+                .filter(handle -> handle.info().command().map(command -> command.endsWith("/java")).orElse(false))
+                .findFirst().orElseThrow(() -> new IllegalStateException(name + " runs no java process")).pid();
+    }
+
+    private void read() {
+        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = output.readLine(); line != null; line = output.readLine()) {
+                synchronized (tail) {
+                    tail.addLast(line);
+                    if (tail.size() > 60) {
+                        tail.removeFirst();
+                    }
+                }
+                Matcher moment = MOMENT.matcher(line);
+                if (moment.find()) {
+                    moments.putIfAbsent(moment.group(1), Long.valueOf(moment.group(2)));
+                }
+                Matcher reconciled = RECONCILED.matcher(line);
+                if (reconciled.find()) {
+                    moments.putIfAbsent("reconciled " + reconciled.group(1), Long.valueOf(reconciled.group(3)));
+                }
+                Matcher measured = LATENCIES.matcher(line);
+                if (measured.find()) {
+                    latencies.put(measured.group(1), measured.group(2));
+                }
+            }
+        } catch (IOException e) {
+            // the process ended
+        } finally {
+            ended = true;
+        }
+    }
+
+    private void pollReady(URI ready) {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest request = HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build();
+        while (!ended && !moments.containsKey("ready")) {
+            try {
+                if (client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    moments.putIfAbsent("ready", System.currentTimeMillis());
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(20);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private String tail() {
+        synchronized (tail) {
+            return String.join("\n", tail);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (stop != null) {
+            Bench.exec(stop, environment);
+        }
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+
+    /** Heap in use after a full collection, in bytes, as {@code jcmd GC.heap_info} reports it. */
+    long heapAfterGc() throws Exception {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String pid = Long.toString(javaPid());
+        Bench.exec(List.of(jcmd, pid, "GC.run"), Map.of());
+        Bench.exec(List.of(jcmd, pid, "GC.run"), Map.of());
+        String info = Bench.exec(List.of(jcmd, pid, "GC.heap_info"), Map.of());
+        Matcher used = Pattern.compile("used (\\d+)K").matcher(info);
+        if (!used.find()) {
+            throw new IllegalStateException("jcmd GC.heap_info of " + name + " printed no heap use:\n" + info);
+        }
+        return Long.parseLong(used.group(1)) * 1024;
+    }
+}

@@ -1,0 +1,120 @@
+package dev.mooring.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The values of every run, by measure and peer, and the tables of their medians. */
+final class Results {
+
+    static final String DRAIN_FROM_FRAMEWORK = "reconciles/s draining N from framework start";
+    static final String DRAIN_FROM_ENGINE = "same, engine only (from the engine's start call)";
+    static final String LAUNCH_TO_FRAMEWORK = "process launch -> framework start (ms)";
+    static final String LAUNCH_TO_READY = "process launch -> ready (ms)";
+    static final String LAUNCH_TO_ALL = "process launch -> all N reconciled (ms)";
+    static final String UPDATE_P50 = "update -> reconcile p50 at R changes/s (ms)";
+    static final String UPDATE_P99 = "update -> reconcile p99 at R changes/s (ms)";
+    static final String HEAP_WITH_TICKS = "heap after GC, N custom resources cached";
+    static final String HEAP_WITH_CONFIGMAPS = "heap after GC, N ConfigMaps cached";
+    static final String HEAP_IDLE = "heap after GC with 0 objects (MiB)";
+    static final String REQUESTS_PER_RECONCILE = "API requests per no-op reconcile";
+    static final String ADMISSION_P50 = "admission round trip p50 at R/s over TLS (ms)";
+    static final String ADMISSION_P99 = "admission round trip p99 at R/s over TLS (ms)";
+
+    private final Map<String, Map<String, List<Double>>> values = new LinkedHashMap<>();
+
+    void add(String peer, String measure, double value) {
+        values.computeIfAbsent(measure, m -> new LinkedHashMap<>()).computeIfAbsent(peer, p -> new ArrayList<>()).add(value);
+    }
+
+    /** Nearest-rank percentile of a non-empty list. */
+    static double percentile(List<Long> values, int percent) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("no values for a percentile");
+        }
+        List<Long> sorted = values.stream().sorted().toList();
+        int rank = (int) Math.ceil(percent / 100.0 * sorted.size());
+        return sorted.get(Math.max(0, rank - 1));
+    }
+
+    /** Median of the values; of an even count, the mean of the middle two. */
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    }
+
+    String table(int n, int runs, int seconds, int rate) {
+        StringBuilder text = new StringBuilder();
+        text.append("N = ").append(n).append(" objects, ").append(runs).append(" runs, load ").append(rate)
+                .append("/s for ").append(seconds).append(" s; median (min-max)\n\n");
+        text.append("| measure | JOSDK | Mooring | Mooring/JOSDK |\n|---|---|---|---|\n");
+        for (String measure : List.of(DRAIN_FROM_FRAMEWORK, DRAIN_FROM_ENGINE, LAUNCH_TO_FRAMEWORK, LAUNCH_TO_READY, LAUNCH_TO_ALL,
+                UPDATE_P50, UPDATE_P99)) {
+            row(text, measure, "JOSDK", "Mooring", 1);
+        }
+        perObject(text, "heap per cached custom resource (B)", HEAP_WITH_TICKS, n);
+        perObject(text, "heap per cached 1 KiB ConfigMap (B)", HEAP_WITH_CONFIGMAPS, n);
+        row(text, HEAP_IDLE, "JOSDK", "Mooring", 1024 * 1024);
+        row(text, REQUESTS_PER_RECONCILE, "JOSDK", "Mooring", 1);
+        text.append("\n| measure | bare Jakarta REST echo | Mooring validator | Mooring/echo |\n|---|---|---|---|\n");
+        row(text, ADMISSION_P50, "echo", "Mooring", 1);
+        row(text, ADMISSION_P99, "echo", "Mooring", 1);
+        String table = text.toString().replace(" N ", " " + n + " ").replace(" R changes/s", " " + rate + " changes/s")
+                .replace(" R/s", " " + rate + "/s");
+        if (table.contains("| - |")) {
+            throw new IllegalStateException("Some measure has no value:\n" + table);
+        }
+        return table;
+    }
+
+    private void row(StringBuilder text, String measure, String peer, String mooring, double unit) {
+        Map<String, List<Double>> byPeer = values.getOrDefault(measure, Map.of());
+        List<Double> base = scaled(byPeer.get(peer), unit);
+        List<Double> ours = scaled(byPeer.get(mooring), unit);
+        text.append("| ").append(measure).append(" | ").append(cell(base)).append(" | ").append(cell(ours)).append(" | ")
+                .append(ratio(base, ours)).append(" |\n");
+    }
+
+    /** (heap with N - heap with 0) / N, run by run. */
+    private void perObject(StringBuilder text, String label, String measure, int n) {
+        Map<String, List<Double>> withObjects = values.getOrDefault(measure, Map.of());
+        Map<String, List<Double>> idle = values.getOrDefault(HEAP_IDLE, Map.of());
+        for (String peer : List.of("JOSDK", "Mooring")) {
+            List<Double> full = withObjects.getOrDefault(peer, List.of());
+            List<Double> empty = idle.getOrDefault(peer, List.of());
+            for (int i = 0; i < Math.min(full.size(), empty.size()); i++) {
+                add(peer, label, (full.get(i) - empty.get(i)) / Math.max(1, n));
+            }
+        }
+        row(text, label, "JOSDK", "Mooring", 1);
+    }
+
+    private static List<Double> scaled(List<Double> values, double unit) {
+        return values == null ? List.of() : values.stream().map(value -> value / unit).toList();
+    }
+
+    private static String cell(List<Double> values) {
+        if (values.isEmpty()) {
+            return "-";
+        }
+        double min = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double max = values.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        return format(median(values)) + " (" + format(min) + "-" + format(max) + ")";
+    }
+
+    private static String ratio(List<Double> base, List<Double> ours) {
+        if (base.isEmpty() || ours.isEmpty() || median(base) == 0) {
+            return median(base.isEmpty() ? List.of(0.0) : base) == 0 && !ours.isEmpty() && median(ours) == 0 ? "=" : "-";
+        }
+        return String.format("%.2fx", median(ours) / median(base));
+    }
+
+    private static String format(double value) {
+        if (value == Math.rint(value) && Math.abs(value) >= 10) {
+            return Long.toString((long) value);
+        }
+        return Math.abs(value) >= 100 ? Long.toString(Math.round(value)) : String.format("%.2f", value);
+    }
+}

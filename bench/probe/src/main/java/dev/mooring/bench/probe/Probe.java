@@ -1,0 +1,52 @@
+package dev.mooring.bench.probe;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What a benchmark reconciler reports, the same on both peers: one line when it has seen all
+ * expected objects, and the update latencies it measured when it sees the marker value.
+ *
+ * <p>A change the loader sends carries {@code sent}, the epoch millisecond at which the loader
+ * was scheduled to send it; the latency of a pass is the time from then to the pass. A pass of an
+ * object whose value is {@link #MARKER} prints the latencies measured so far and forgets them.
+ */
+public final class Probe {
+
+    /** The value of the change that asks for the latencies. */
+    public static final int MARKER = -1;
+
+    private final String kind;
+    private final int expected;
+    private final Set<String> seen = ConcurrentHashMap.newKeySet();
+    private final StringBuffer latencies = new StringBuffer();
+
+    /**
+     * @param kind the word the lines carry ({@code tick}, {@code configmap})
+     * @param variable the environment variable with the number of objects to expect
+     */
+    public Probe(String kind, String variable) {
+        this.kind = kind;
+        this.expected = Integer.parseInt(System.getenv().getOrDefault(variable, "0"));
+    }
+
+    /** One pass of the object {@code name} with these spec fields (either may be null). */
+    public void saw(String name, Integer value, Long sent) {
+        long now = System.currentTimeMillis();
+        if (seen.add(name) && seen.size() == expected) {
+            System.out.println("BENCH reconciled " + kind + " " + expected + " at " + now);
+        }
+        if (value != null && value == MARKER) {
+            String measured;
+            synchronized (latencies) {
+                measured = latencies.toString();
+                latencies.setLength(0);
+            }
+            System.out.println("BENCH latencies " + kind + " [" + measured + "]");
+        } else if (sent != null && sent > 0) {
+            synchronized (latencies) {
+                latencies.append(latencies.length() == 0 ? "" : ",").append(now - sent);
+            }
+        }
+    }
+}
