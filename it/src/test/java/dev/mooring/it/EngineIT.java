@@ -58,6 +58,31 @@ class EngineIT {
         }
     }
 
+    /** The cache keeps no managedFields (on purpose, as controller-runtime's caches); a live read returns them. */
+    @Test
+    void cachedObjectsCarryNoManagedFieldsLiveReadsDo() throws Exception {
+        java.util.concurrent.BlockingQueue<List<Integer>> seen = new java.util.concurrent.LinkedBlockingQueue<>();
+        dev.mooring.api.Reconciler<V1ConfigMap> reconciler = (object, context) -> {
+            V1ConfigMap live = context.client().get(V1ConfigMap.class, namespace, object.getMetadata().getName()).orElseThrow();
+            V1ConfigMap cached = context.cached(V1ConfigMap.class).get(namespace, object.getMetadata().getName()).orElseThrow();
+            seen.add(java.util.Arrays.asList(size(object), size(cached), size(live)));
+            return dev.mooring.api.Result.done();
+        };
+        ControllerDefinition definition = Engine.definition("managed", V1ConfigMap.class, namespace, null, 1, List.of(), List.of());
+        try (Engine engine = Engine.of(definition, reconciler)) {
+            engine.awaitReady();
+            createConfigMap("managed", Map.of("a", "1"), Map.of("team", "x"), null);
+            List<Integer> sizes = seen.poll(TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(null, sizes.get(0), "the reconciled object (from the cache)");
+            assertEquals(null, sizes.get(1), "a cache read");
+            assertTrue(sizes.get(2) != null && sizes.get(2) >= 1, "a live read: " + sizes.get(2));
+        }
+    }
+
+    private static Integer size(V1ConfigMap map) {
+        return map.getMetadata().getManagedFields() == null ? null : map.getMetadata().getManagedFields().size();
+    }
+
     /** owns: a child's change reconciles its controlling owner, and only when the owner's UID matches. */
     @Test
     void anOwnedChildsChangeReconcilesItsOwner() throws Exception {

@@ -35,6 +35,11 @@ public final class Bench {
     static final String TICKS = "bench";
     static final String CONFIGMAPS = "bench-cm";
     static final String EMPTY = "bench-empty";
+    static final String WAITING = "bench-wait";
+    /** How long a pass of the waiting reconciler waits, as on I/O. */
+    static final int WAIT_MILLIS = 10;
+    /** Mooring's worker counts tried with the waiting reconciler. */
+    static final List<Integer> WORKERS = List.of(1, 4, 16, 64);
     private static final Duration PATIENCE = Duration.ofMinutes(5);
 
     private final Path root = Path.of(System.getProperty("bench.root")).toAbsolutePath().normalize();
@@ -75,17 +80,26 @@ public final class Bench {
             http = new KubeHttp(Config.fromConfig(kubeconfig.toString()));
             prepareCluster();
             prepareServers();
-            for (int run = 0; run < runs; run++) {
-                List<String> order = run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK");
-                for (String peer : order) {
-                    drain(peer);
-                    idle(peer);
-                    configMaps(peer);
+            try {
+                for (int run = 0; run < runs; run++) {
+                    List<String> order = run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK");
+                    for (String peer : order) {
+                        drain(peer);
+                        idle(peer);
+                        configMaps(peer);
+                    }
+                    waitingDrain("JOSDK", 0);
+                    for (int workers : WORKERS) {
+                        waitingDrain("Mooring", workers);
+                    }
+                    admission();
+                    System.out.println("run " + (run + 1) + " of " + runs + " done");
                 }
-                admission();
-                System.out.println("run " + (run + 1) + " of " + runs + " done");
+            } catch (Exception | Error e) {
+                System.out.println("The benchmark failed; what it measured so far:\n" + results.draft(n, rate));
+                throw e;
             }
-            String table = results.table(n, runs, seconds, rate);
+            String table = results.table(n, runs, seconds, rate) + "\n" + results.waitingTable(waiting(), WAIT_MILLIS, WORKERS);
             System.out.println();
             System.out.println(table);
             Files.writeString(work.resolve("results.md"), table + "\n" + machine());
@@ -98,7 +112,7 @@ public final class Bench {
     private void prepareCluster() throws Exception {
         new Installer(http, new Installer.Options(Duration.ofMinutes(2), true, true), line -> { })
                 .installNamespaceAndCrds(TICKS, Installer.read(root.resolve("bench/tick-mooring/target/manifests")));
-        for (String namespace : List.of(CONFIGMAPS, EMPTY)) {
+        for (String namespace : List.of(CONFIGMAPS, EMPTY, WAITING)) {
             http.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
         }
         String kibibyte = "x".repeat(1024);
@@ -111,6 +125,12 @@ public final class Bench {
                             + "\"spec\":{\"value\":" + name + "}}", "application/json")));
             created.add(creators.submit(() -> http.send("POST", "/api/v1/namespaces/" + CONFIGMAPS + "/configmaps", Map.of(),
                     "{\"metadata\":{\"name\":\"c" + name + "\"},\"data\":{\"payload\":\"" + kibibyte + "\"}}", "application/json")));
+        }
+        for (int i = 0; i < waiting(); i++) {
+            String name = Integer.toString(i);
+            created.add(creators.submit(() -> http.send("POST", "/apis/bench.mooring.dev/v1/namespaces/" + WAITING + "/ticks",
+                    Map.of(), "{\"apiVersion\":\"bench.mooring.dev/v1\",\"kind\":\"Tick\",\"metadata\":{\"name\":\"w" + name
+                            + "\"},\"spec\":{\"value\":" + name + "}}", "application/json")));
         }
         for (Future<?> future : created) {
             future.get();
@@ -180,6 +200,28 @@ public final class Bench {
             }
             results.add(name, Results.UPDATE_P50, Results.percentile(latencies, 50));
             results.add(name, Results.UPDATE_P99, Results.percentile(latencies, 99));
+        }
+    }
+
+    /** The objects of the waiting reconciler's namespace: at most 1000, so that one worker drains them in 10 s. */
+    private int waiting() {
+        return Math.min(n, 1000);
+    }
+
+    /**
+     * A reconciler that waits {@value #WAIT_MILLIS} ms a pass (as on I/O) drains its objects from
+     * the engine's start: JOSDK with its default threads; Mooring with {@code workers} workers.
+     */
+    private void waitingDrain(String name, int workers) throws Exception {
+        Map<String, String> environment = environment(WAITING, waiting(), EMPTY, 0);
+        environment.put("BENCH_WAIT_MS", Integer.toString(WAIT_MILLIS));
+        if (workers > 0) {
+            environment.put("MOORING_CONTROLLER_TICKS_WORKERS", Integer.toString(workers));
+        }
+        try (Peer peer = launch(name, environment)) {
+            long engine = peer.await("engine start", PATIENCE);
+            long all = peer.await("reconciled tick", PATIENCE);
+            results.add(name, Results.waiting(workers), waiting() * 1000.0 / Math.max(1, all - engine));
         }
     }
 

@@ -75,7 +75,7 @@ public final class Load {
     }
 
     private static void admission(int rate, int seconds, Path ca, List<String> urls) throws Exception {
-        HttpClient client = HttpClient.newBuilder().sslContext(trusting(ca)).build();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(trusting(ca)).build();
         admission(client, rate, seconds, urls, "LOAD warm-up"); // failures here are not counted
         List<List<Long>> latencies = admission(client, rate, seconds, urls, "LOAD");
         for (int u = 0; u < urls.size(); u++) {

@@ -45,6 +45,38 @@ final class Results {
         return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
+    /** The measure of the waiting reconciler with this many workers (0: the peer's default). */
+    static String waiting(int workers) {
+        return "waiting reconciler, " + (workers == 0 ? "default threads" : workers + " workers");
+    }
+
+    /** Reconciles/s of the waiting reconciler: JOSDK's default against each worker count of Mooring. */
+    String waitingTable(int objects, int waitMillis, List<Integer> workers) {
+        StringBuilder text = new StringBuilder();
+        text.append("A reconciler that waits ").append(waitMillis).append(" ms a pass (as on I/O), ").append(objects)
+                .append(" objects, reconciles/s from the engine's start:\n\n");
+        text.append("| Mooring workers | JOSDK (its default: 50 threads) | Mooring | Mooring/JOSDK |\n|---|---|---|---|\n");
+        for (int count : workers) {
+            Map<String, List<Double>> byPeer = values.getOrDefault(waiting(count), Map.of());
+            List<Double> base = values.getOrDefault(waiting(0), Map.of()).getOrDefault("JOSDK", List.of());
+            List<Double> ours = byPeer.getOrDefault("Mooring", List.of());
+            text.append("| ").append(count).append(" | ").append(cell(base)).append(" | ").append(cell(ours)).append(" | ")
+                    .append(ratio(base, ours)).append(" |\n");
+        }
+        if (text.toString().contains("| - |")) {
+            throw new IllegalStateException("Some measure has no value:\n" + text);
+        }
+        return text.toString();
+    }
+
+    /** The measures so far, unchecked. */
+    String draft(int n, int rate) {
+        StringBuilder text = new StringBuilder();
+        values.forEach((measure, byPeer) -> text.append(measure.replace(" N ", " " + n + " ").replace(" R", " " + rate)).append(": ")
+                .append(byPeer).append('\n'));
+        return text.toString();
+    }
+
     String table(int n, int runs, int seconds, int rate) {
         StringBuilder text = new StringBuilder();
         text.append("N = ").append(n).append(" objects, ").append(runs).append(" runs, load ").append(rate)

@@ -304,8 +304,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
     }
 
     private void reconcile(ObjectKey key) {
-        Optional<T> object = primary.get(key);
-        if (object.isEmpty()) {
+        // the pass reads the cached object (for owner references and status) and gives the reconciler its one copy
+        Optional<T> cached = primary.cached(key);
+        if (cached.isEmpty()) {
             // Absent from the watched scope: nothing to reconcile; owned children go with garbage collection.
             queue.forget(key);
             return;
@@ -315,9 +316,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
         long start = System.nanoTime();
         long passNanos;
         Outcome outcome;
-        ReconcileContext<T> context = context(key, object.get());
+        ReconcileContext<T> context = context(key, cached.get());
         try (RequestScope.Activation scope = requestScope.activate()) {
-            outcome = Outcome.returned(pass(object.get(), context));
+            outcome = Outcome.returned(pass(Models.copy(cached.get()), context));
         } catch (Exception | AssertionError e) {
             outcome = Outcome.thrown(e, timedOut.get());
         } finally {
@@ -424,8 +425,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
         }, timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    private ReconcileContext<T> context(ObjectKey key, T object) {
-        return new ReconcileContext<>(name(), key, Models.copy(object), clients.apply(key.namespace()), caches, ownedCaches,
+    /** The context of a pass; {@code cached} is read, never changed. */
+    private ReconcileContext<T> context(ObjectKey key, T cached) {
+        return new ReconcileContext<>(name(), key, cached, clients.apply(key.namespace()), caches, ownedCaches,
                 this::enqueue, java.time.Clock.systemUTC(),
                 reconciler instanceof StagePipeline<?> pipeline ? pipeline.managedConditions() : java.util.Set.of());
     }

@@ -26,7 +26,7 @@ import java.util.logging.Logger;
  * change to a listener.
  *
  * <p>{@link #run()} is the informer's loop; it runs on a managed thread until {@link #stop()}:
- * a paginated list, then a watch from the list's resourceVersion with bookmarks. A watch that
+ * a list (see {@link #relist()}), then a watch from the list's resourceVersion with bookmarks. A watch that
  * ends normally is resumed from the last seen resourceVersion; a 410 Gone (history compacted)
  * leads to a relist, which reports what changed while disconnected (adds, updates, deletes); a
  * transport failure or a watch that stays silent longer than the watch client's read timeout is
@@ -192,6 +192,14 @@ public final class Informer<T extends KubernetesObject> {
         return cached == null ? Optional.empty() : Optional.of(Models.copy(cached));
     }
 
+    /**
+     * The cached object itself, not a copy: for reading only (a change would change the cache
+     * without the API server knowing).
+     */
+    Optional<T> cached(ObjectKey key) {
+        return Optional.ofNullable(store.get(key));
+    }
+
     /** Copies of every cached object. */
     public List<T> list() {
         List<T> copies = new ArrayList<>(store.size());
@@ -227,6 +235,12 @@ public final class Informer<T extends KubernetesObject> {
                 + (labelSelector == null ? "" : " with labels " + labelSelector);
     }
 
+    /**
+     * Lists the whole scope. The initial list asks for resourceVersion 0: the API server answers
+     * from its watch cache, whole, in one response (as client-go's reflector starts); a relist
+     * (after the watch history expired) reads consistently, in pages of {@value #PAGE_SIZE}, as
+     * does a server without a watch cache, which honours the limit.
+     */
     private void relist() {
         Map<ObjectKey, T> listed = new HashMap<>();
         String continueToken = null;
@@ -236,6 +250,8 @@ public final class Informer<T extends KubernetesObject> {
             query.put("limit", Integer.toString(PAGE_SIZE));
             if (continueToken != null) {
                 query.put("continue", continueToken);
+            } else if (!initialListDone) {
+                query.put("resourceVersion", "0");
             }
             if (labelSelector != null) {
                 query.put("labelSelector", labelSelector);
@@ -243,7 +259,7 @@ public final class Informer<T extends KubernetesObject> {
             JsonObject page = lists.get(type.collectionPath(namespace), query);
             contact();
             for (JsonElement item : page.getAsJsonArray("items")) {
-                T object = Models.fromJson(item.getAsJsonObject(), type);
+                T object = decode(item.getAsJsonObject());
                 listed.put(ObjectKey.of(object), object);
             }
             JsonObject metadata = page.getAsJsonObject("metadata");
@@ -275,6 +291,23 @@ public final class Informer<T extends KubernetesObject> {
             LOG.info(() -> "Initial list of " + describe() + " complete: " + listed.size() + " objects");
         }
         synced.countDown();
+    }
+
+    /**
+     * The model of a listed or watched object, as the cache keeps it: without
+     * {@code metadata.managedFields} (null), as controller-runtime's caches strip them; they are
+     * often the larger part of an object and no reconcile decision needs them. A live read
+     * ({@code ResourceClient.get}) returns them.
+     */
+    private T decode(JsonObject json) {
+        if (json.get("metadata") instanceof JsonObject metadata) {
+            metadata.remove("managedFields");
+        }
+        T object = Models.fromJson(json, type);
+        if (object.getMetadata() != null) {
+            object.getMetadata().setManagedFields(null);
+        }
+        return object;
     }
 
     /** One watch request; returns true when a relist is needed. */
@@ -317,7 +350,7 @@ public final class Informer<T extends KubernetesObject> {
     private boolean handle(Watch.Response<JsonObject> event) {
         switch (event.type) {
             case "ADDED", "MODIFIED" -> {
-                T object = Models.fromJson(event.object, type);
+                T object = decode(event.object);
                 T previous = store.put(ObjectKey.of(object), object);
                 if (previous == null) {
                     dispatchAdd(object);
@@ -327,7 +360,7 @@ public final class Informer<T extends KubernetesObject> {
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "DELETED" -> {
-                T object = Models.fromJson(event.object, type);
+                T object = decode(event.object);
                 T previous = store.remove(ObjectKey.of(object));
                 dispatchDelete(previous != null ? previous : object);
                 resourceVersion = object.getMetadata().getResourceVersion();

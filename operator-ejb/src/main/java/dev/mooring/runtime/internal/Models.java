@@ -1,8 +1,13 @@
 package dev.mooring.runtime.internal;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Conversions between client-java models and JSON, with client-java's own serialization. */
 public final class Models {
@@ -10,10 +15,9 @@ public final class Models {
     private Models() {
     }
 
-    /** A deep copy of a model object. */
-    @SuppressWarnings("unchecked")
+    /** A deep copy of a model object: it shares no mutable part with the original. */
     public static <T extends KubernetesObject> T copy(T object) {
-        return (T) JSON.getGson().fromJson(JSON.getGson().toJsonTree(object), object.getClass());
+        return ModelCopier.copy(object);
     }
 
     /**
@@ -30,11 +34,31 @@ public final class Models {
             json.addProperty("kind", type.kind());
         }
         try {
-            return JSON.getGson().fromJson(json, type.modelClass());
+            T object = JSON.getGson().fromJson(json, type.modelClass());
+            keepManagedFields(json, object);
+            return object;
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(describe(json) + " cannot be read as " + type.modelClass().getSimpleName()
                     + ": " + decodeFailure(e));
         }
+    }
+
+    /**
+     * client-java's JSON reads {@code metadata.managedFields} as an empty list (and never writes
+     * it): the entries are read here, one by one, so that a live read shows who manages which
+     * field. They never go back to the server through a model: patches are computed from other
+     * fields, and server-side apply documents leave them out as the API requires.
+     */
+    private static void keepManagedFields(JsonObject json, KubernetesObject object) {
+        if (!(json.get("metadata") instanceof JsonObject metadata) || !(metadata.get("managedFields") instanceof JsonArray entries)
+                || object == null || object.getMetadata() == null) {
+            return;
+        }
+        List<V1ManagedFieldsEntry> managed = new ArrayList<>(entries.size());
+        for (JsonElement entry : entries) {
+            managed.add(JSON.getGson().fromJson(entry, V1ManagedFieldsEntry.class));
+        }
+        object.getMetadata().setManagedFields(managed);
     }
 
     private static final java.util.regex.Pattern FIELD = java.util.regex.Pattern.compile("field `([^`]{1,63})`");

@@ -54,4 +54,19 @@ class ModelsTest {
                 + "\"reason\":\"NotFound\",\"message\":\"configmaps \\\"a\\\" not found\"}", null, false);
         assertEquals("GET /x failed with 404 NotFound: configmaps \"a\" not found", status.getMessage());
     }
+
+    /** client-java's JSON reads managedFields as an empty list; a model Mooring decodes carries them. */
+    @Test
+    void managedFieldsSurviveDecoding() {
+        JsonObject json = JsonParser.parseString("{\"metadata\":{\"name\":\"x\",\"managedFields\":[{\"manager\":\"kubectl\","
+                + "\"operation\":\"Update\",\"apiVersion\":\"v1\",\"time\":\"2026-01-01T00:00:00Z\",\"fieldsType\":\"FieldsV1\","
+                + "\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{}}}}]}}").getAsJsonObject();
+
+        V1Namespace namespace = Models.fromJson(json, NAMESPACES);
+
+        assertEquals(1, namespace.getMetadata().getManagedFields().size());
+        assertEquals("kubectl", namespace.getMetadata().getManagedFields().get(0).getManager());
+        assertEquals("Update", namespace.getMetadata().getManagedFields().get(0).getOperation());
+        assertTrue(String.valueOf(namespace.getMetadata().getManagedFields().get(0).getFieldsV1()).contains("f:labels"));
+    }
 }

@@ -20,6 +20,7 @@ public final class Probe {
     private final int expected;
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
     private final StringBuffer latencies = new StringBuffer();
+    private final long waitMillis = Long.parseLong(System.getenv().getOrDefault("BENCH_WAIT_MS", "0"));
 
     /**
      * @param kind the word the lines carry ({@code tick}, {@code configmap})
@@ -30,8 +31,19 @@ public final class Probe {
         this.expected = Integer.parseInt(System.getenv().getOrDefault(variable, "0"));
     }
 
-    /** One pass of the object {@code name} with these spec fields (either may be null). */
+    /**
+     * One pass of the object {@code name} with these spec fields (either may be null). With
+     * {@code BENCH_WAIT_MS} set, the pass first waits that long, as a reconciler waiting on I/O.
+     */
     public void saw(String name, Integer value, Long sent) {
+        if (waitMillis > 0) {
+            try {
+                Thread.sleep(waitMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
         long now = System.currentTimeMillis();
         if (seen.add(name) && seen.size() == expected) {
             System.out.println("BENCH reconciled " + kind + " " + expected + " at " + now);
