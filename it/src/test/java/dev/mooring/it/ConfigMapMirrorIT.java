@@ -165,7 +165,7 @@ class ConfigMapMirrorIT {
         assertEquals(after.get(count), after.get(Prometheus.key("controller_runtime_reconcile_time_seconds_bucket", controller,
                 "le=\"+Inf\"")), "every pass falls in the +Inf bucket");
         assertEquals(0.0, after.get(Prometheus.key("controller_runtime_reconcile_total", controller, "result=\"error\"")));
-        assertEquals(1.0, after.get(Prometheus.key("controller_runtime_max_concurrent_reconciles", controller)));
+        assertEquals(16.0, after.get(Prometheus.key("controller_runtime_max_concurrent_reconciles", controller)), "the default workers");
         assertEquals(1.0, after.get(Prometheus.key("mooring_manager_ready")));
         assertEquals(1.0, after.get(Prometheus.key("mooring_informers")));
         for (String name : java.util.List.of("controller_runtime_active_workers", "controller_runtime_reconcile_errors_total",

@@ -27,6 +27,32 @@ final class EarLayout {
         }
     }
 
+    /**
+     * The module's own code (a jar or a classes folder) must be a bean archive: Mooring's server
+     * discovers CDI beans only in archives with a {@code META-INF/beans.xml} (implicit bean
+     * archives are off, so that Liberty does not scan every library at each start).
+     *
+     * @throws IllegalArgumentException naming the archive and the fix, when it has none
+     */
+    static void requireBeansXml(Path code, String artifactId) {
+        boolean present;
+        if (java.nio.file.Files.isDirectory(code)) {
+            present = java.nio.file.Files.isRegularFile(code.resolve("META-INF/beans.xml"));
+        } else {
+            try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(code.toFile())) {
+                present = jar.getEntry("META-INF/beans.xml") != null;
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException(code + " cannot be read as a jar: " + e.getMessage(), e);
+            }
+        }
+        if (!present) {
+            throw new IllegalArgumentException(artifactId + " (" + code + ") has no META-INF/beans.xml: Mooring's server finds"
+                    + " reconcilers and admission beans only in archives that have one (implicit bean archives are off). Add"
+                    + " src/main/resources/META-INF/beans.xml, for example <beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""
+                    + " version=\"4.0\" bean-discovery-mode=\"annotated\"/>");
+        }
+    }
+
     static final String EJB_MODULE = "operator-ejb.jar";
     static final String WEB_MODULE = "operator-web.war";
 

@@ -33,6 +33,11 @@ final class OperatorParts {
 
     /** The layout of the operator: Mooring's runtime of {@code version}, and the module's own code at {@code code} (a jar or a classes folder). */
     EarLayout layout(MavenProject project, String mooringGroup, String version, Path code) throws MojoExecutionException {
+        try {
+            EarLayout.requireBeansXml(code, project.getArtifactId());
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException(e.getMessage(), e);
+        }
         List<EarLayout.Part> author = new ArrayList<>();
         author.add(new EarLayout.Part(project.getGroupId(), project.getArtifactId(), project.getVersion(), "jar", code));
         for (Artifact artifact : project.getArtifacts()) {

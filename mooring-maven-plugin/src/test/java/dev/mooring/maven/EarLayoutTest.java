@@ -73,4 +73,28 @@ class EarLayoutTest {
         }
         assertTrue(Files.readString(dir.resolve("liberty/config/server.xml")).contains("<feature>cdi-4.0</feature>"));
     }
+
+    /** Implicit bean archives are off in Mooring's server: the module's code without a beans.xml is refused, by name. */
+    @Test
+    void theModulesCodeMustCarryABeansXml() throws Exception {
+        Path classes = Files.createDirectories(dir.resolve("classes/META-INF"));
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                () -> EarLayout.requireBeansXml(dir.resolve("classes"), "bucket-operator"));
+        assertTrue(missing.getMessage().startsWith("bucket-operator (" + dir.resolve("classes") + ") has no META-INF/beans.xml"),
+                missing.getMessage());
+        Files.writeString(classes.resolve("beans.xml"), "<beans/>");
+        EarLayout.requireBeansXml(dir.resolve("classes"), "bucket-operator");
+
+        Path jar = dir.resolve("bucket-operator.jar");
+        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.zip.ZipEntry("com/example/Bucket.class"));
+            out.closeEntry();
+        }
+        assertThrows(IllegalArgumentException.class, () -> EarLayout.requireBeansXml(jar, "bucket-operator"));
+        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.zip.ZipEntry("META-INF/beans.xml"));
+            out.closeEntry();
+        }
+        EarLayout.requireBeansXml(jar, "bucket-operator");
+    }
 }

@@ -53,8 +53,13 @@ public @interface Controller {
      */
     String labelSelector() default "";
 
-    /** How many objects may be reconciled concurrently; at least 1. Defaults to 1. */
-    int workers() default 1;
+    /**
+     * How many objects may be reconciled concurrently; at least 1. Defaults to 16: a reconciler
+     * that waits on I/O (the API server, a cloud API) drains a backlog, after a restart or a
+     * resync, about 16 times as fast as with one worker; one key is still never reconciled twice
+     * at once. Set 1 for a reconciler that must see one object at a time.
+     */
+    int workers() default 16;
 
     /**
      * Child kinds whose changes reconcile their controlling owner: a change of a child with a

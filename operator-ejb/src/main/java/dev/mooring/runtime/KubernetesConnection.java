@@ -2,6 +2,9 @@ package dev.mooring.runtime;
 
 import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.auth.ApiKeyAuth;
+import io.kubernetes.client.openapi.auth.HttpBasicAuth;
+import io.kubernetes.client.openapi.auth.HttpBearerAuth;
 import io.kubernetes.client.util.Config;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,9 +28,9 @@ import java.util.logging.Logger;
  *   <li>the MicroProfile Config property {@code mooring.kubeconfig};</li>
  *   <li>{@code ~/.kube/config}.</li>
  * </ol>
- * Two HTTP clients share that configuration: one for ordinary requests (read timeout
- * {@code mooring.request.timeout}) and one for watches, whose read timeout is the watch idle
- * timeout so that a silently dead connection is detected.
+ * It is read once; two HTTP clients share it and one connection pool: one for ordinary requests
+ * (read timeout {@code mooring.request.timeout}) and one for watches, whose read timeout is the
+ * watch idle timeout so that a silently dead connection is detected.
  */
 @ApplicationScoped
 public class KubernetesConnection {
@@ -45,8 +48,9 @@ public class KubernetesConnection {
     @PostConstruct
     void connect() {
         Function<Integer, ApiClient> factory = clientFactory(System.getenv());
-        requests = new KubeHttp(factory.apply((int) config.requestTimeout().toMillis()));
-        watches = new KubeHttp(factory.apply((int) config.watchIdleTimeout().toMillis()));
+        ApiClient client = factory.apply((int) config.requestTimeout().toMillis());
+        requests = new KubeHttp(client);
+        watches = new KubeHttp(withReadTimeout(client, (int) config.watchIdleTimeout().toMillis()));
         LOG.info(() -> "Mooring connects to " + requests.apiClient().getBasePath() + " (" + source + ")");
     }
 
@@ -108,6 +112,30 @@ public class KubernetesConnection {
         } catch (IOException e) {
             throw new UncheckedIOException("The in-cluster service account configuration could not be loaded", e);
         }
+    }
+
+    /**
+     * A second client on the first one's configuration, with another read timeout: one kubeconfig
+     * read, one TLS set-up, one connection pool. The HTTP client carries the TLS material and the
+     * token interceptors; the credentials the API client holds (bearer token, basic) are shared.
+     */
+    static ApiClient withReadTimeout(ApiClient client, int readTimeoutMillis) {
+        ApiClient copy = new ApiClient(client.getHttpClient().newBuilder()
+                .readTimeout(readTimeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS).build());
+        copy.setBasePath(client.getBasePath());
+        client.getAuthentications().forEach((name, authentication) -> {
+            Object target = copy.getAuthentication(name);
+            if (authentication instanceof ApiKeyAuth key && target instanceof ApiKeyAuth copied) {
+                copied.setApiKey(key.getApiKey());
+                copied.setApiKeyPrefix(key.getApiKeyPrefix());
+            } else if (authentication instanceof HttpBasicAuth basic && target instanceof HttpBasicAuth copied) {
+                copied.setUsername(basic.getUsername());
+                copied.setPassword(basic.getPassword());
+            } else if (authentication instanceof HttpBearerAuth bearer && target instanceof HttpBearerAuth copied) {
+                copied.setBearerToken(bearer.getBearerToken());
+            }
+        });
+        return copy;
     }
 
     private static ApiClient withTimeout(ApiClient client, int readTimeoutMillis) {
