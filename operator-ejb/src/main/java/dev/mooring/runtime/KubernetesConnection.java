@@ -5,7 +5,9 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.auth.ApiKeyAuth;
 import io.kubernetes.client.openapi.auth.HttpBasicAuth;
 import io.kubernetes.client.openapi.auth.HttpBearerAuth;
+import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.Config;
+import io.kubernetes.client.util.KubeConfig;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -95,12 +97,17 @@ public class KubernetesConnection {
                 + " or provide ~/.kube/config");
     }
 
-    private static ApiClient fromKubeconfig(Path path, int readTimeoutMillis) {
+    /** A client for the kubeconfig file; a client certificate alone is read by the JDK ({@link ClientCertificate}). */
+    static ApiClient fromKubeconfig(Path path, int readTimeoutMillis) {
         if (!Files.isReadable(path)) {
             throw new IllegalStateException("The kubeconfig file " + path + " does not exist or is not readable");
         }
-        try {
-            return withTimeout(Config.fromConfig(path.toString()), readTimeoutMillis);
+        try (java.io.Reader reader = Files.newBufferedReader(path)) {
+            KubeConfig kubeconfig = KubeConfig.loadKubeConfig(reader);
+            kubeconfig.setFile(path.toFile());
+            ClientBuilder builder = ClientBuilder.kubeconfig(kubeconfig);
+            ClientCertificate.of(kubeconfig).ifPresent(builder::setAuthentication);
+            return withTimeout(builder.build(), readTimeoutMillis);
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("The kubeconfig file " + path + " could not be loaded: " + e.getMessage(), e);
         }

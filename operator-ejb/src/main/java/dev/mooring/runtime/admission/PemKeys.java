@@ -17,12 +17,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the PEM files of a Kubernetes TLS Secret ({@code tls.crt}, {@code tls.key}). Java reads
+ * Reads the PEM files of a Kubernetes TLS Secret ({@code tls.crt}, {@code tls.key}) or of a
+ * kubeconfig's client certificate. Java reads
  * X.509 certificates in PEM itself, and PKCS#8 keys once their base64 is decoded; the PKCS#1
  * ({@code RSA PRIVATE KEY}) and SEC1 ({@code EC PRIVATE KEY}) keys that cert-manager and openssl
  * also write are wrapped into PKCS#8 here, with the few DER structures that takes.
  */
-final class PemKeys {
+public final class PemKeys {
 
     private static final Pattern BLOCK = Pattern.compile(
             "-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]*)-----END \\1-----");
@@ -38,7 +39,7 @@ final class PemKeys {
      *
      * @throws IllegalArgumentException if it holds no certificate or one that does not parse
      */
-    static List<X509Certificate> certificates(byte[] pem, String source) {
+    public static List<X509Certificate> certificates(byte[] pem, String source) {
         try {
             List<X509Certificate> chain = CertificateFactory.getInstance("X.509")
                     .generateCertificates(new ByteArrayInputStream(pem)).stream().map(X509Certificate.class::cast).toList();
@@ -56,7 +57,7 @@ final class PemKeys {
      *
      * @throws IllegalArgumentException if it holds no such key
      */
-    static PrivateKey privateKey(byte[] pem, String source) {
+    public static PrivateKey privateKey(byte[] pem, String source) {
         Matcher block = BLOCK.matcher(new String(pem, StandardCharsets.US_ASCII));
         while (block.find()) {
             String type = block.group(1);
