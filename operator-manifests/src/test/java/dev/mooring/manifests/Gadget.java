@@ -1,6 +1,7 @@
 package dev.mooring.manifests;
 
 import com.google.gson.annotations.SerializedName;
+import dev.mooring.api.CustomObject;
 import dev.mooring.api.CustomResource;
 import dev.mooring.api.crd.Default;
 import dev.mooring.api.crd.Description;
@@ -8,10 +9,8 @@ import dev.mooring.api.crd.IntOrString;
 import dev.mooring.api.crd.ListType;
 import dev.mooring.api.crd.PrinterColumn;
 import dev.mooring.api.crd.Validation;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Condition;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -31,11 +30,8 @@ import java.util.Set;
 @PrinterColumn(name = "Replicas", jsonPath = ".spec.replicas", type = "integer")
 @dev.mooring.api.crd.ScaleSubresource(labelSelectorPath = ".status.selector")
 @PrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = "date", priority = 1)
-public class Gadget implements KubernetesObject {
+public class Gadget extends CustomObject {
 
-    String apiVersion = "example.com/v1";
-    String kind = "Gadget";
-    V1ObjectMeta metadata;
     Spec spec;
     Status status;
     transient String cachedOnly;
@@ -110,18 +106,4 @@ public class Gadget implements KubernetesObject {
         public Long observedGeneration;
     }
 
-    @Override
-    public String getApiVersion() {
-        return apiVersion;
-    }
-
-    @Override
-    public String getKind() {
-        return kind;
-    }
-
-    @Override
-    public V1ObjectMeta getMetadata() {
-        return metadata;
-    }
 }

@@ -1,13 +1,12 @@
 package dev.mooring.it.crd;
 
+import dev.mooring.api.CustomObject;
 import dev.mooring.api.CustomResource;
 import dev.mooring.api.crd.Default;
 import dev.mooring.api.crd.IntOrString;
 import dev.mooring.api.crd.ListType;
 import dev.mooring.api.crd.ScaleSubresource;
 import dev.mooring.api.crd.Validation;
-import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -19,11 +18,8 @@ import java.util.Map;
 /** For CrdGenerationIT: a custom resource whose generated CRD the real API server enforces. */
 @CustomResource(group = "crd.mooring.dev", version = "v1", shortNames = "gz")
 @ScaleSubresource(specReplicasPath = ".spec.size", statusReplicasPath = ".status.size")
-public class Gizmo implements KubernetesObject {
+public class Gizmo extends CustomObject {
 
-    String apiVersion = "crd.mooring.dev/v1";
-    String kind = "Gizmo";
-    V1ObjectMeta metadata;
     Spec spec;
     Status status;
 
@@ -73,18 +69,4 @@ public class Gizmo implements KubernetesObject {
         public Integer size;
     }
 
-    @Override
-    public String getApiVersion() {
-        return apiVersion;
-    }
-
-    @Override
-    public String getKind() {
-        return kind;
-    }
-
-    @Override
-    public V1ObjectMeta getMetadata() {
-        return metadata;
-    }
 }

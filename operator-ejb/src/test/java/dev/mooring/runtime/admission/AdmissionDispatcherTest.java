@@ -69,10 +69,10 @@ class AdmissionDispatcherTest {
         Widget paint(AdmissionRequest<Widget> request) {
             Widget widget = request.object();
             if (widget.spec == null || "blue".equals(widget.spec.color)) {
-                return "none".equals(widget.metadata.getName()) ? null : widget;
+                return "none".equals(widget.getMetadata().getName()) ? null : widget;
             }
             widget.spec.color = "blue";
-            widget.metadata.putLabelsItem("painted", "true");
+            widget.getMetadata().putLabelsItem("painted", "true");
             return widget;
         }
 

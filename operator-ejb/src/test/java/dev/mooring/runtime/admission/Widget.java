@@ -1,16 +1,12 @@
 package dev.mooring.runtime.admission;
 
+import dev.mooring.api.CustomObject;
 import dev.mooring.api.CustomResource;
-import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 /** A custom resource model for the tests: only {@code spec.size} and {@code spec.color} are declared. */
 @CustomResource(group = "example.com", version = "v1")
-public class Widget implements KubernetesObject {
+public class Widget extends CustomObject {
 
-    String apiVersion = "example.com/v1";
-    String kind = "Widget";
-    V1ObjectMeta metadata;
     Spec spec;
 
     /** The declared spec fields. */
@@ -19,18 +15,4 @@ public class Widget implements KubernetesObject {
         public String color;
     }
 
-    @Override
-    public String getApiVersion() {
-        return apiVersion;
-    }
-
-    @Override
-    public String getKind() {
-        return kind;
-    }
-
-    @Override
-    public V1ObjectMeta getMetadata() {
-        return metadata;
-    }
 }

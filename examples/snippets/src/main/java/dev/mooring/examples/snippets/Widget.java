@@ -1,18 +1,14 @@
 package dev.mooring.examples.snippets;
 
+import dev.mooring.api.CustomObject;
 import dev.mooring.api.CustomResource;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Condition;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.List;
 
 /** A custom resource model: the CRD (group example.com, kind Widget, status subresource) must be installed. */
 @CustomResource(group = "example.com", version = "v1")
-public class Widget implements KubernetesObject {
+public class Widget extends CustomObject {
 
-    private String apiVersion = "example.com/v1";
-    private String kind = "Widget";
-    private V1ObjectMeta metadata;
     private Spec spec;
     private Status status;
 
@@ -27,21 +23,6 @@ public class Widget implements KubernetesObject {
     public static class Status {
         public String observedMessage;
         public List<V1Condition> conditions;
-    }
-
-    @Override
-    public String getApiVersion() {
-        return apiVersion;
-    }
-
-    @Override
-    public String getKind() {
-        return kind;
-    }
-
-    @Override
-    public V1ObjectMeta getMetadata() {
-        return metadata;
     }
 
     public Spec getSpec() {
