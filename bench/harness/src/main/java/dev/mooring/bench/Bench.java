@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * run). What is measured, and from when, is written in {@code docs/benchmarks.md}.
  *
  * <p>Arguments: {@code N} objects (5000), {@code runs} (3), {@code seconds} of load (10) and its
- * {@code rate} per second (200). Prints the tables and writes them to
+ * {@code rate} per second (200); or {@code start N runs} (5000, 5) for the start-up measures
+ * only. Prints the tables and writes them to
  * {@code bench/harness/target/bench/results.md}; fails when a peer does not do what it should.
  */
 public final class Bench {
@@ -64,6 +65,11 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("start")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            new Bench(argument(rest, 0, 5000), argument(rest, 1, 5), 0, 0).runStart();
+            return;
+        }
         new Bench(argument(args, 0, 5000), argument(args, 1, 3), argument(args, 2, 10), argument(args, 3, 200)).run();
     }
 
@@ -106,6 +112,48 @@ public final class Bench {
         } finally {
             exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "down", apiserver.toString()), Map.of());
         }
+    }
+
+    /**
+     * The start-up measures only (launch -> framework start, ready, all N reconciled; the drains):
+     * quicker, for trying a change of the start-up. Same cluster, servers and alternation.
+     */
+    private void runStart() throws Exception {
+        Files.createDirectories(work);
+        Path apiserver = work.resolve("apiserver");
+        exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "up", apiserver.toString()), Map.of());
+        try {
+            kubeconfig = apiserver.resolve("admin.kubeconfig");
+            http = new KubeHttp(Config.fromConfig(kubeconfig.toString()));
+            prepareCluster();
+            prepareServers();
+            for (int run = 0; run < runs; run++) {
+                for (String peer : run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK")) {
+                    try (Peer started = launch(peer, environment(TICKS, n, EMPTY, 0))) {
+                        recordStart(started);
+                    }
+                }
+            }
+            String table = results.startTable(n, runs);
+            System.out.println();
+            System.out.println(table);
+            Files.writeString(work.resolve("results-start.md"), table + "\n" + machine());
+        } finally {
+            exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "down", apiserver.toString()), Map.of());
+        }
+    }
+
+    /** The moments of a start that drains N ticks; returns when the peer is ready and has reconciled all. */
+    private void recordStart(Peer peer) throws InterruptedException {
+        long framework = peer.await("framework start", PATIENCE);
+        long engine = peer.await("engine start", PATIENCE);
+        long all = peer.await("reconciled tick", PATIENCE);
+        long ready = peer.await("ready", PATIENCE);
+        results.add(peer.name(), Results.LAUNCH_TO_FRAMEWORK, framework);
+        results.add(peer.name(), Results.LAUNCH_TO_READY, ready);
+        results.add(peer.name(), Results.LAUNCH_TO_ALL, all);
+        results.add(peer.name(), Results.DRAIN_FROM_FRAMEWORK, n * 1000.0 / Math.max(1, all - framework));
+        results.add(peer.name(), Results.DRAIN_FROM_ENGINE, n * 1000.0 / Math.max(1, all - engine));
     }
 
     /** Namespaces, the CRD, N ticks and N ConfigMaps of 1 KiB each. */
@@ -171,17 +219,9 @@ public final class Bench {
     private void drain(String name) throws Exception {
         long requestsBefore = requests();
         try (Peer peer = launch(name, environment(TICKS, n, EMPTY, 0))) {
-            long framework = peer.await("framework start", PATIENCE);
-            long engine = peer.await("engine start", PATIENCE);
-            long all = peer.await("reconciled tick", PATIENCE);
-            long ready = peer.await("ready", PATIENCE);
+            recordStart(peer);
             TimeUnit.SECONDS.sleep(1);
             long requests = requests() - requestsBefore;
-            results.add(name, Results.LAUNCH_TO_FRAMEWORK, framework);
-            results.add(name, Results.LAUNCH_TO_READY, ready);
-            results.add(name, Results.LAUNCH_TO_ALL, all);
-            results.add(name, Results.DRAIN_FROM_FRAMEWORK, n * 1000.0 / Math.max(1, all - framework));
-            results.add(name, Results.DRAIN_FROM_ENGINE, n * 1000.0 / Math.max(1, all - engine));
             results.add(name, Results.REQUESTS_PER_RECONCILE, (double) requests / n);
             results.add(name, Results.HEAP_WITH_TICKS, peer.heapAfterGc());
             peer.forgetLatencies(); // what the start-up printed, if anything (t0 still carries the last marker)

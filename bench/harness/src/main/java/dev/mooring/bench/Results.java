@@ -101,6 +101,21 @@ final class Results {
         return table;
     }
 
+    /** The start-up measures only. */
+    String startTable(int n, int runs) {
+        StringBuilder text = new StringBuilder();
+        text.append("N = ").append(n).append(" objects, ").append(runs).append(" runs, start-up only; median (min-max)\n\n");
+        text.append("| measure | JOSDK | Mooring | Mooring/JOSDK |\n|---|---|---|---|\n");
+        for (String measure : List.of(DRAIN_FROM_FRAMEWORK, DRAIN_FROM_ENGINE, LAUNCH_TO_FRAMEWORK, LAUNCH_TO_READY, LAUNCH_TO_ALL)) {
+            row(text, measure, "JOSDK", "Mooring", 1);
+        }
+        String table = text.toString().replace(" N ", " " + n + " ");
+        if (table.contains("| - |")) {
+            throw new IllegalStateException("Some measure has no value:\n" + table);
+        }
+        return table;
+    }
+
     private void row(StringBuilder text, String measure, String peer, String mooring, double unit) {
         Map<String, List<Double>> byPeer = values.getOrDefault(measure, Map.of());
         List<Double> base = scaled(byPeer.get(peer), unit);
