@@ -83,6 +83,10 @@ public class OperatorManager {
             LOG.warning("Mooring found no @Controller reconciler beans in this application");
             return;
         }
+        // client-java's JSON (its Gson with an adapter for each of ~1000 models) loads its classes on a thread of its own
+        // while this one reads the kubeconfig and sets up TLS: the API client needs it at the end of its set-up, the
+        // informers to decode their lists
+        threads.loops().submit(io.kubernetes.client.openapi.JSON::getGson);
         try {
             KubernetesConnection kubernetes = connection.get();
             String namespace = config.namespace();
