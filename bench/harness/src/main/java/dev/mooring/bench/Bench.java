@@ -77,7 +77,13 @@ public final class Bench {
         return args.length > index ? Integer.parseInt(args[index]) : otherwise;
     }
 
-    private void run() throws Exception {
+    /** What one benchmark does between the cluster's set-up and its tear-down. */
+    private interface Measuring {
+        void measure() throws Exception;
+    }
+
+    /** A local API server with the cluster's objects and the two Liberty servers prepared, around {@code measuring}. */
+    private void withCluster(Measuring measuring) throws Exception {
         Files.createDirectories(work);
         Path apiserver = work.resolve("apiserver");
         exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "up", apiserver.toString()), Map.of());
@@ -86,6 +92,14 @@ public final class Bench {
             http = new KubeHttp(Config.fromConfig(kubeconfig.toString()));
             prepareCluster();
             prepareServers();
+            measuring.measure();
+        } finally {
+            exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "down", apiserver.toString()), Map.of());
+        }
+    }
+
+    private void run() throws Exception {
+        withCluster(() -> {
             try {
                 for (int run = 0; run < runs; run++) {
                     List<String> order = run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK");
@@ -109,9 +123,7 @@ public final class Bench {
             System.out.println();
             System.out.println(table);
             Files.writeString(work.resolve("results.md"), table + "\n" + machine());
-        } finally {
-            exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "down", apiserver.toString()), Map.of());
-        }
+        });
     }
 
     /**
@@ -119,14 +131,7 @@ public final class Bench {
      * quicker, for trying a change of the start-up. Same cluster, servers and alternation.
      */
     private void runStart() throws Exception {
-        Files.createDirectories(work);
-        Path apiserver = work.resolve("apiserver");
-        exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "up", apiserver.toString()), Map.of());
-        try {
-            kubeconfig = apiserver.resolve("admin.kubeconfig");
-            http = new KubeHttp(Config.fromConfig(kubeconfig.toString()));
-            prepareCluster();
-            prepareServers();
+        withCluster(() -> {
             for (int run = 0; run < runs; run++) {
                 for (String peer : run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK")) {
                     try (Peer started = launch(peer, environment(TICKS, n, EMPTY, 0))) {
@@ -138,9 +143,7 @@ public final class Bench {
             System.out.println();
             System.out.println(table);
             Files.writeString(work.resolve("results-start.md"), table + "\n" + machine());
-        } finally {
-            exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "down", apiserver.toString()), Map.of());
-        }
+        });
     }
 
     /** The moments of a start that drains N ticks; returns when the peer is ready and has reconciled all. */
