@@ -73,6 +73,50 @@ class EngineBehaviourIT {
         }
     }
 
+    /**
+     * A watch of a kind nobody changes stays silent (the API server sends no bookmark before its
+     * watch cache has seen a change): past the idle timeout it is resumed, not reported as a lost
+     * connection, while the server answers.
+     */
+    @Test
+    void aQuietWatchIsResumedNotReportedAsLost() throws Exception {
+        ApiClient watches = Config.fromConfig(Testbed.runDir().resolve("admin.kubeconfig").toString()).setReadTimeout(1_000);
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(dev.mooring.runtime.internal.Informer.class.getName());
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    warnings.add(String.valueOf(record.getMessage()));
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        Recorder recorder = new Recorder();
+        try (Engine engine = new Engine(Testbed.client(), watches,
+                List.of(new OperatorRuntime.Entry(definition(V1ConfigMap.class, Duration.ofMinutes(5), null, false), recorder)))) {
+            engine.awaitReady();
+            dev.mooring.runtime.internal.Informer<?> informer = engine.runtime.informers().get(0);
+            Eventually.await("three silent periods found quiet", TIMEOUT, informer::quietWatches, quiet -> quiet >= 3);
+            assertTrue(informer.connected(), "the informer reports a lost connection");
+            create("after-quiet");
+            Eventually.await("a change after the quiet periods reconciled", TIMEOUT,
+                    () -> recorder.passCount(new ObjectKey(namespace, "after-quiet")) >= 1);
+            assertEquals(0, engine.runtime.relists(), "a quiet watch was relisted");
+        } finally {
+            log.removeHandler(handler);
+        }
+        assertEquals(List.of(), warnings, "a quiet watch was logged as a failure");
+    }
+
     @Test
     void theResyncPeriodRedeliversUnchangedObjects() throws Exception {
         Recorder recorder = new Recorder();

@@ -55,7 +55,8 @@ public class MooringConfig {
 
     /**
      * {@code mooring.watch.idle-timeout}: a watch that delivers neither an event nor a bookmark
-     * for this long is considered dead and is re-established. Default 120 seconds. Durations
+     * for this long is checked with a one-object list: resumed when the API server answers (a
+     * quiet kind), re-established when not. Default 120 seconds. Durations
      * are written {@code 120}, {@code 120s}, {@code 2m} or {@code PT2M}.
      */
     public Duration watchIdleTimeout() {

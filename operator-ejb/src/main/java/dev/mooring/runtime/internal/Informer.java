@@ -60,6 +60,7 @@ public final class Informer<T extends KubernetesObject> {
     private volatile Throwable failure;
     private volatile boolean initialListDone;
     private final java.util.concurrent.atomic.AtomicLong listsDone = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong quietChecks = new java.util.concurrent.atomic.AtomicLong();
     private String resourceVersion;
     private Duration reconnect = FIRST_RECONNECT;
     private volatile boolean connected;
@@ -320,12 +321,14 @@ public final class Informer<T extends KubernetesObject> {
         if (labelSelector != null) {
             query.put("labelSelector", labelSelector);
         }
+        boolean established = false;
         try (Watch<JsonObject> watch = watches.watch(type.collectionPath(namespace), query)) {
             current = watch;
             if (stopped) {
                 return false;
             }
             contact();
+            established = true;
             for (Watch.Response<JsonObject> event : watch) {
                 lastContactMillis = System.currentTimeMillis();
                 if (handle(event)) {
@@ -338,6 +341,14 @@ public final class Informer<T extends KubernetesObject> {
         } catch (RuntimeException e) {
             if (e instanceof KubernetesException kubernetes) {
                 throw kubernetes;
+            }
+            if (established && !stopped && rootCause(e) instanceof java.net.SocketTimeoutException && serverAnswers()) {
+                // A quiet kind: an API server sends bookmarks only once its watch cache has seen a change of the
+                // kind (or etcd's progress notification, minutes apart), so an idle watch of a kind nobody changes
+                // stays silent. The server answered a request just now: resume the watch from where it was.
+                LOG.fine(() -> "The watch of " + describe() + " was silent for the idle timeout while the API server answers;"
+                        + " resuming it from resourceVersion " + resourceVersion);
+                return false;
             }
             // client-java reports a broken or timed-out stream as a RuntimeException wrapping an IOException
             throw new KubernetesException(0, "", "The watch of " + describe() + " broke: " + rootMessage(e), e);
@@ -408,8 +419,7 @@ public final class Informer<T extends KubernetesObject> {
         return code >= 400 && code < 500 && code != 408 && code != 409 && code != 410 && code != 429;
     }
 
-    /** Failures a later attempt may not see: no answer at all, 429 Too Many Requests, or 5xx. */
-    /** True for failures worth retrying: no answer, 429 and 5xx. */
+    /** True for failures worth retrying (a later attempt may not see them): no answer, 429 and 5xx. */
     static boolean isTransient(KubernetesException e) {
         return e.code() == 0 || e.code() == 429 || e.code() >= 500;
     }
@@ -424,11 +434,7 @@ public final class Informer<T extends KubernetesObject> {
     }
 
     private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.toString();
+        return rootCause(e).toString();
     }
 
     private static Duration min(Duration a, Duration b) {
@@ -441,6 +447,40 @@ public final class Informer<T extends KubernetesObject> {
     }
 
     /** The API server answered: reconnection delays start from the beginning again. */
+    /**
+     * Whether the API server answers a list of at most one object of this informer's scope, read
+     * with the request client and its timeout (not the watch's connection settings): the check
+     * that a silent watch is quiet, not dead.
+     */
+    private boolean serverAnswers() {
+        Map<String, String> query = new HashMap<>();
+        query.put("limit", "1");
+        if (labelSelector != null) {
+            query.put("labelSelector", labelSelector);
+        }
+        try {
+            lists.get(type.collectionPath(namespace), query);
+            quietChecks.incrementAndGet();
+            return true;
+        } catch (KubernetesException e) {
+            LOG.log(Level.FINE, "The API server did not answer the check of the silent watch of " + describe(), e);
+            return false;
+        }
+    }
+
+    /** Silent watches found quiet (the API server answered) and resumed without a reconnect. */
+    public long quietWatches() {
+        return quietChecks.get();
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
+    }
+
     private void contact() {
         if (!connected && lastProblem != null) {
             LOG.info(() -> "The API server answers the informer of " + describe() + " again");
