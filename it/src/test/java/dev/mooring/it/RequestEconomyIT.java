@@ -111,7 +111,7 @@ class RequestEconomyIT {
         String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "economy");
         RequestCounter counter = new RequestCounter();
         KubeHttp raw = new KubeHttp(Testbed.client());
-        try (Engine engine = new Engine(counter.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(Engine.definition(
+        try (Engine engine = new Engine(counter.client(), watches(), List.of(new OperatorRuntime.Entry(Engine.definition(
                 "finalizer-only", Widget.class, namespace, null, 1, List.of(), List.of(), FINALIZER), new FinalizerOnly())))) {
             engine.awaitReady();
             counter.requests.clear();
@@ -130,7 +130,7 @@ class RequestEconomyIT {
         String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "economy");
         RequestCounter counter = new RequestCounter();
         KubeHttp raw = new KubeHttp(Testbed.client());
-        try (Engine engine = new Engine(counter.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(Engine.definition(
+        try (Engine engine = new Engine(counter.client(), watches(), List.of(new OperatorRuntime.Entry(Engine.definition(
                 name, Widget.class, namespace, null, 1, List.of(V1ConfigMap.class), List.of(), finalizer), reconciler)))) {
             engine.awaitReady();
             raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(), widget("w"), "application/json");
@@ -153,6 +153,14 @@ class RequestEconomyIT {
             assertTrue(finalizer == null || stored.getAsJsonObject("metadata").getAsJsonArray("finalizers").toString()
                     .contains(finalizer), stored.toString());
         }
+    }
+
+    /**
+     * The watch client with the server's default idle timeout (120 s): a watch silent for the
+     * client's default 10 s would be checked with a list through the counted request client.
+     */
+    private static io.kubernetes.client.openapi.ApiClient watches() {
+        return Testbed.client().setReadTimeout(120_000);
     }
 
     private static ControllerStatus status(Engine engine, String name) {
