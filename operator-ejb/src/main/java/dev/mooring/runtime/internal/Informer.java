@@ -60,7 +60,7 @@ public final class Informer<T extends KubernetesObject> {
     private volatile Throwable failure;
     private volatile boolean initialListDone;
     private final java.util.concurrent.atomic.AtomicLong listsDone = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong quietChecks = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong quietWatches = new java.util.concurrent.atomic.AtomicLong();
     private String resourceVersion;
     private Duration reconnect = FIRST_RECONNECT;
     private volatile boolean connected;
@@ -446,7 +446,6 @@ public final class Informer<T extends KubernetesObject> {
         return Duration.ofNanos((long) (d.toNanos() * (0.5 + 0.5 * ThreadLocalRandom.current().nextDouble())));
     }
 
-    /** The API server answered: reconnection delays start from the beginning again. */
     /**
      * Whether the API server answers a list of at most one object of this informer's scope, read
      * with the request client and its timeout (not the watch's connection settings): the check
@@ -460,7 +459,7 @@ public final class Informer<T extends KubernetesObject> {
         }
         try {
             lists.get(type.collectionPath(namespace), query);
-            quietChecks.incrementAndGet();
+            quietWatches.incrementAndGet();
             return true;
         } catch (KubernetesException e) {
             LOG.log(Level.FINE, "The API server did not answer the check of the silent watch of " + describe(), e);
@@ -470,7 +469,7 @@ public final class Informer<T extends KubernetesObject> {
 
     /** Silent watches found quiet (the API server answered) and resumed without a reconnect. */
     public long quietWatches() {
-        return quietChecks.get();
+        return quietWatches.get();
     }
 
     private static Throwable rootCause(Throwable e) {
@@ -481,6 +480,7 @@ public final class Informer<T extends KubernetesObject> {
         return root;
     }
 
+    /** The API server answered: reconnection delays start from the beginning again. */
     private void contact() {
         if (!connected && lastProblem != null) {
             LOG.info(() -> "The API server answers the informer of " + describe() + " again");
