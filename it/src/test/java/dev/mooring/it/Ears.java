@@ -26,6 +26,18 @@ final class Ears {
         return ShrinkWrap.create(EnterpriseArchive.class, name).merge(mooring()).addAsLibrary(module);
     }
 
+    /** {@code ear} with {@code war} as one more web module, at {@code contextRoot}. */
+    static EnterpriseArchive withWebModule(EnterpriseArchive ear, org.jboss.shrinkwrap.api.spec.WebArchive war, String contextRoot)
+            throws java.io.IOException {
+        String applicationXml;
+        try (java.io.InputStream in = ear.get("META-INF/application.xml").getAsset().openStream()) {
+            applicationXml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String module = "  <module>\n    <web>\n      <web-uri>" + war.getName() + "</web-uri>\n      <context-root>" + contextRoot
+                + "</context-root>\n    </web>\n  </module>\n  <library-directory>";
+        return ear.addAsModule(war).setApplicationXML(new StringAsset(applicationXml.replace("<library-directory>", module)));
+    }
+
     /**
      * Mooring's EAR with a module of {@code packageOf}'s package (annotated beans, operator
      * namespace {@code namespace}) in lib/, written to {@code dir/name} for a server outside

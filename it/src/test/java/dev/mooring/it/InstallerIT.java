@@ -10,6 +10,7 @@ import dev.mooring.it.install.SprocketController;
 import dev.mooring.it.install.SprocketValidator;
 import dev.mooring.manifests.GenerateManifests;
 import dev.mooring.manifests.Installer;
+import dev.mooring.manifests.ManifestFolder;
 import dev.mooring.runtime.internal.KubeHttp;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +57,7 @@ class InstallerIT {
         for (Map.Entry<String, String> file : files.entrySet()) {
             Files.writeString(folder.resolve(file.getKey()), file.getValue());
         }
-        JsonObject registration = Installer.read(folder).stream()
+        JsonObject registration = ManifestFolder.read(folder).stream()
                 .filter(object -> object.get("kind").getAsString().equals("ValidatingWebhookConfiguration")).findFirst().orElseThrow();
         webhooks = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/"
                 + registration.getAsJsonObject("metadata").get("name").getAsString();
@@ -68,14 +69,14 @@ class InstallerIT {
     void cleanUp() throws Exception {
         stop.set(true);
         deploymentController.join();
-        new Installer(HTTP, new Installer.Options(Duration.ofSeconds(30), false, false), line -> { }).uninstall(Installer.read(folder));
+        new Installer(HTTP, new Installer.Options(Duration.ofSeconds(30), false, false), line -> { }).uninstall(ManifestFolder.read(folder));
         // a deleted CRD lingers while its objects go: the next test must not apply it while it terminates
         Eventually.await("the CRD gone", Duration.ofSeconds(60), () -> HTTP.getOptional(CRD, Map.of()).isEmpty());
     }
 
     @Test
     void installsInOrderWaitingForTheCrdAndTheRolloutThenUninstallsInReverse() throws Exception {
-        List<JsonObject> objects = Installer.read(folder);
+        List<JsonObject> objects = ManifestFolder.read(folder);
         Thread release = new Thread(() -> {
             try {
                 Eventually.await("the Deployment applied", Duration.ofSeconds(30), () -> HTTP.getOptional(deployment, Map.of()).isPresent());
@@ -90,7 +91,7 @@ class InstallerIT {
         release.join();
         assertEquals(List.of(), violations, "webhook registration before the Deployment was available");
         assertTrue(HTTP.getOptional(webhooks, Map.of()).isPresent(), "the webhooks are registered");
-        assertEquals(List.of("[namespaces]", "[crds]", "[rbac]", "[workload]", "[rollout]", "[webhooks]"),
+        assertEquals(List.of("[check]", "[namespaces]", "[crds]", "[rbac]", "[workload]", "[rollout]", "[webhooks]"),
                 progress.stream().filter(line -> line.startsWith("[")).toList(), String.valueOf(progress));
         assertTrue(progress.contains("  established CustomResourceDefinition sprockets.install.mooring.dev"), String.valueOf(progress));
         assertTrue(progress.contains("  available Deployment " + namespace + "/sprockets"), String.valueOf(progress));
@@ -103,7 +104,7 @@ class InstallerIT {
 
         progress.clear();
         installer(Duration.ofSeconds(30), false).uninstall(objects);
-        assertEquals(List.of("[webhooks]", "[workload]", "[rbac]", "[crds]"),
+        assertEquals(List.of("[check]", "[webhooks]", "[workload]", "[rbac]", "[crds]"),
                 progress.stream().filter(line -> line.startsWith("[")).toList(), String.valueOf(progress));
         assertTrue(HTTP.getOptional(webhooks, Map.of()).isEmpty() && HTTP.getOptional(deployment, Map.of()).isEmpty());
         Eventually.await("the CRD gone", Duration.ofSeconds(30), () -> HTTP.getOptional(CRD, Map.of()).isEmpty());
@@ -114,7 +115,7 @@ class InstallerIT {
     @Test
     void aRolloutThatDoesNotCompleteFailsItsStepAndLeavesWhatWasAppliedWithoutWebhooks() throws Exception {
         Installer.StepFailed failed = assertThrows(Installer.StepFailed.class,
-                () -> installer(Duration.ofSeconds(4), false).install(Installer.read(folder)));
+                () -> installer(Duration.ofSeconds(4), false).install(ManifestFolder.read(folder)));
         assertEquals("rollout", failed.step());
         assertTrue(failed.getMessage().contains("Deployment " + namespace + "/sprockets not available within the timeout: 0 of 1"),
                 failed.getMessage());
@@ -126,7 +127,7 @@ class InstallerIT {
     @Test
     void fieldsAnotherManagerOwnsNeedForce() throws Exception {
         rollOut.set(true);
-        List<JsonObject> objects = Installer.read(folder);
+        List<JsonObject> objects = ManifestFolder.read(folder);
         installer(Duration.ofSeconds(60), false).install(objects);
         HTTP.send("PATCH", deployment, Map.of("fieldManager", "someone-else", "force", "true"),
                 "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"sprockets\"},\"spec\":{\"replicas\":3}}",
@@ -139,18 +140,31 @@ class InstallerIT {
         assertEquals(1, HTTP.get(deployment, Map.of()).getAsJsonObject("spec").get("replicas").getAsInt(), "taken back by force");
     }
 
+    /**
+     * Every object is checked before the first request: a name that breaks Kubernetes' rules in a
+     * later object fails step 'check', and nothing is applied (the namespace an earlier object
+     * lives in was created before this check existed). A folder is checked as it is read.
+     */
     @Test
     void namesThatBreakKubernetesRulesAreRefusedBeforeAnyRequest(@TempDir Path hostile) throws Exception {
+        String fresh = "fresh-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        JsonObject first = com.google.gson.JsonParser.parseString("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"a\",\"namespace\":\"" + fresh + "\"}}").getAsJsonObject();
+        for (String bad : List.of("{\"name\":\"../../secrets/x\",\"namespace\":\"" + namespace + "\"}",
+                "{\"name\":\"x\",\"namespace\":\"../x\"}")) {
+            JsonObject second = com.google.gson.JsonParser.parseString("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                    + "\"metadata\":" + bad + "}").getAsJsonObject();
+            Installer.StepFailed failed = assertThrows(Installer.StepFailed.class,
+                    () -> installer(Duration.ofSeconds(10), false).install(List.of(first, second)));
+            assertEquals("check", failed.step());
+            assertTrue(failed.getMessage().contains("object 2: metadata."), failed.getMessage());
+            assertTrue(HTTP.getOptional("/api/v1/namespaces/" + fresh, Map.of()).isEmpty(), "nothing applied before the check");
+            assertThrows(Installer.StepFailed.class, () -> installer(Duration.ofSeconds(10), false).uninstall(List.of(first, second)));
+        }
         Files.writeString(hostile.resolve("kustomization.yaml"), "resources:\n  - objects.yaml\n");
-        Files.writeString(hostile.resolve("objects.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../../secrets/x\n"
-                + "  namespace: " + namespace + "\n");
-        Installer.StepFailed failed = assertThrows(Installer.StepFailed.class,
-                () -> installer(Duration.ofSeconds(10), false).install(Installer.read(hostile)));
-        assertEquals("workload", failed.step());
-        assertTrue(failed.getMessage().contains("metadata.name"), failed.getMessage());
         Files.writeString(hostile.resolve("objects.yaml"), "apiVersion: ../v1\nkind: ConfigMap\nmetadata:\n  name: x\n");
-        failed = assertThrows(Installer.StepFailed.class, () -> installer(Duration.ofSeconds(10), false).install(Installer.read(hostile)));
-        assertTrue(failed.getMessage().contains("apiVersion"), failed.getMessage());
+        IllegalArgumentException unread = assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(hostile));
+        assertTrue(unread.getMessage().startsWith("objects.yaml, document 1: apiVersion"), unread.getMessage());
     }
 
     private Installer installer(Duration timeout, boolean force) {

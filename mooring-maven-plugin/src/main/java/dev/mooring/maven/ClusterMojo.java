@@ -1,6 +1,7 @@
 package dev.mooring.maven;
 
 import dev.mooring.manifests.Installer;
+import dev.mooring.manifests.ManifestFolder;
 import dev.mooring.runtime.internal.Durations;
 import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.util.Config;
@@ -41,7 +42,7 @@ abstract class ClusterMojo extends AbstractMojo {
         List<com.google.gson.JsonObject> objects;
         try {
             options = new Installer.Options(Durations.positive("mooring.install.timeout", timeout), force, keepCrds);
-            objects = Installer.read(manifests.toPath());
+            objects = ManifestFolder.read(manifests.toPath());
         } catch (IllegalArgumentException | IOException e) {
             throw new MojoFailureException(goal() + ": " + e.getMessage(), e);
         }

@@ -64,7 +64,7 @@ final class LocalStack {
     /** Applies the namespace and the CRDs of the manifests folder (when there is one), waiting until they are established. */
     void applyNamespaceAndCrds(String kubeconfig, String namespace, Path manifests) throws IOException, Installer.StepFailed {
         List<com.google.gson.JsonObject> objects = Files.isRegularFile(manifests.resolve("kustomization.yaml"))
-                ? Installer.read(manifests) : List.of();
+                ? dev.mooring.manifests.ManifestFolder.read(manifests) : List.of();
         Thread thread = Thread.currentThread();
         ClassLoader context = thread.getContextClassLoader();
         try {

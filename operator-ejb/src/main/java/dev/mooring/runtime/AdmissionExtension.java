@@ -58,18 +58,9 @@ public class AdmissionExtension implements Extension {
         }
         org.eclipse.microprofile.config.Config config = org.eclipse.microprofile.config.ConfigProvider.getConfig(
                 Thread.currentThread().getContextClassLoader());
-        try {
-            MooringConfig.webhookPort(config);
-        } catch (RuntimeException e) {
-            event.addDeploymentProblem(e);
-        }
+        // the port and the pool are parsed for every deployment (ConfigCheck); client-auth needs its CA file here
         try {
             MooringConfig.webhookClientAuth(config);
-        } catch (RuntimeException e) {
-            event.addDeploymentProblem(e);
-        }
-        try {
-            MooringConfig.admissionPool(config);
         } catch (RuntimeException e) {
             event.addDeploymentProblem(e);
         }

@@ -5,6 +5,8 @@ import dev.mooring.api.client.ResourceClient;
 import dev.mooring.runtime.admission.AdmissionDispatcher;
 import dev.mooring.runtime.admission.AdmissionReads;
 import dev.mooring.runtime.admission.AdmissionRoute;
+import dev.mooring.runtime.admission.ClientTrust;
+import dev.mooring.runtime.admission.DecodeBudget;
 import dev.mooring.runtime.admission.ServingCertificate;
 import dev.mooring.runtime.internal.Informer;
 import dev.mooring.runtime.internal.InformerPool;
@@ -95,6 +97,8 @@ public class AdmissionService {
     private volatile ResourceTypes types;
     private volatile ServingCertificate certificate;
     private volatile String tlsProblem;
+    /** Until the TLS settings are read, and when they cannot be: no request is admitted. */
+    private ClientTrust clients = ClientTrust.refusing("the webhook TLS settings could not be read");
 
     @PostConstruct
     void start() {
@@ -110,16 +114,21 @@ public class AdmissionService {
             beans.put(beanClass, beanManager.getReference(policy.bean(), beanClass, context));
             routes.addAll(policy.routes());
         }
-        dispatcher = new AdmissionDispatcher(routes, this::invoke, threads.admission(), new Reads(), requestScopes,
-                metrics.admission(routes));
         try {
-            certificate = new ServingCertificate(config.webhookTls(), config.webhookClientAuth(), config.webhookHost(),
-                    config.webhookPort());
-            threads.timers().scheduleWithFixedDelay(certificate::check, 0, CERTIFICATE_CHECK.toMillis(), TimeUnit.MILLISECONDS);
+            dev.mooring.runtime.admission.WebhookTls tls = config.webhookTls();
+            clients = config.webhookClientAuth() ? new ClientTrust(tls.clientCa()) : ClientTrust.ANY;
+            certificate = new ServingCertificate(tls, clients.required(), config.webhookHost(), config.webhookPort());
+            ClientTrust trust = clients;
+            threads.timers().scheduleWithFixedDelay(() -> {
+                trust.refresh();
+                certificate.check();
+            }, 0, CERTIFICATE_CHECK.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             tlsProblem = e.getMessage();
             LOG.severe("Admission webhooks cannot serve: " + e.getMessage());
         }
+        dispatcher = new AdmissionDispatcher(routes, this::invoke, threads.admission(), new Reads(), requestScopes,
+                metrics.admission(routes), DecodeBudget.standard(), clients);
         startCaches(policies);
     }
 
@@ -191,12 +200,13 @@ public class AdmissionService {
     }
 
     /** See {@link AdmissionDispatcher#handle}; a 404 when the application has no webhooks. */
-    public AdmissionDispatcher.Answer handle(String method, String path, String contentType, InputStream body, boolean secure) {
+    public AdmissionDispatcher.Answer handle(String method, String path, String contentType, InputStream body, boolean secure,
+            java.security.cert.X509Certificate[] clientChain) {
         AdmissionDispatcher serving = dispatcher;
         if (serving == null) {
             return new AdmissionDispatcher.Answer(404, "{\"message\":\"Unknown webhook path\"}");
         }
-        return serving.handle(method, path, contentType, body, secure);
+        return serving.handle(method, path, contentType, body, secure, clientChain);
     }
 
     /** Whether admission serves, with what is missing. */

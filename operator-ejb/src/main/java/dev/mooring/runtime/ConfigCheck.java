@@ -23,12 +23,15 @@ import org.eclipse.microprofile.config.Config;
  * variable must match one of those properties; other unknown {@code MOORING_*} variables are
  * left alone, because scripts use that prefix for their own settings.</li>
  * </ul>
- * The webhook settings are checked by {@link AdmissionExtension}, where they apply.
+ * The webhook port and the admission pool are parsed for every deployment (a wrong value is wrong
+ * whether the application has webhooks or not); the webhook settings that depend on each other
+ * are checked by {@link AdmissionExtension}, where they apply.
  */
 final class ConfigCheck {
 
     /** Every global key Mooring reads (not per controller). */
     static final Set<String> GLOBAL_KEYS = Set.of("mooring.namespace", "mooring.kubeconfig", "mooring.request.timeout",
+            "mooring.connection.ping-interval",
             "mooring.watch.idle-timeout", "mooring.retry.base-delay", "mooring.retry.max-delay", "mooring.leader-election.enabled",
             "mooring.leader-election.lease-name", "mooring.leader-election.namespace", "mooring.leader-election.identity",
             "mooring.leader-election.lease-duration", "mooring.leader-election.renew-deadline",
@@ -61,8 +64,11 @@ final class ConfigCheck {
         check(problems, values::namespace);
         check(problems, values::requestTimeout);
         check(problems, values::watchIdleTimeout);
+        check(problems, values::pingInterval);
         check(problems, values::retry);
         check(problems, () -> MooringConfig.leaderElectionEnabled(config) ? values.leaderElection() : null);
+        check(problems, () -> MooringConfig.webhookPort(config));
+        check(problems, () -> MooringConfig.admissionPool(config));
         Set<String> perController = new TreeSet<>();
         for (String controller : controllers) {
             for (String option : ControllerOptions.OPTIONS) {

@@ -32,7 +32,9 @@ import java.util.logging.Logger;
  * </ol>
  * It is read once; two HTTP clients share it and one connection pool: one for ordinary requests
  * (read timeout {@code mooring.request.timeout}) and one for watches, whose read timeout is the
- * watch idle timeout so that a silently dead connection is detected.
+ * watch idle timeout. Every HTTP/2 connection is pinged every {@code mooring.connection.ping-interval}
+ * and closed when a ping goes unanswered, so that a hung API server, whose connections stay open
+ * but silent, fails the watches and requests on them within seconds.
  */
 @ApplicationScoped
 public class KubernetesConnection {
@@ -50,7 +52,7 @@ public class KubernetesConnection {
     @PostConstruct
     void connect() {
         Function<Integer, ApiClient> factory = clientFactory(System.getenv());
-        ApiClient client = factory.apply((int) config.requestTimeout().toMillis());
+        ApiClient client = withPings(factory.apply((int) config.requestTimeout().toMillis()), config.pingInterval());
         requests = new KubeHttp(client);
         watches = new KubeHttp(withReadTimeout(client, (int) config.watchIdleTimeout().toMillis()));
         LOG.info(() -> "Mooring connects to " + requests.apiClient().getBasePath() + " (" + source + ")");
@@ -143,6 +145,11 @@ public class KubernetesConnection {
             }
         });
         return copy;
+    }
+
+    /** The client with HTTP/2 pings every {@code interval} on its connections (inherited by {@link #withReadTimeout}). */
+    static ApiClient withPings(ApiClient client, java.time.Duration interval) {
+        return client.setHttpClient(client.getHttpClient().newBuilder().pingInterval(interval).build());
     }
 
     private static ApiClient withTimeout(ApiClient client, int readTimeoutMillis) {

@@ -56,17 +56,44 @@ public class MooringConfig {
     /**
      * {@code mooring.watch.idle-timeout}: a watch that delivers neither an event nor a bookmark
      * for this long is checked with a one-object list: resumed when the API server answers (a
-     * quiet kind), re-established when not. Default 120 seconds. Durations
-     * are written {@code 120}, {@code 120s}, {@code 2m} or {@code PT2M}.
+     * quiet kind), re-established when not. Default 120 seconds, at most {@link #MAX_WATCH_IDLE_TIMEOUT}.
+     * Durations are written {@code 120}, {@code 120s}, {@code 2m} or {@code PT2M}.
+     *
+     * @throws IllegalArgumentException naming the property and the value
      */
     public Duration watchIdleTimeout() {
-        return seconds("mooring.watch.idle-timeout", 120);
+        return bounded("mooring.watch.idle-timeout", 120, MAX_WATCH_IDLE_TIMEOUT);
     }
 
-    /** {@code mooring.request.timeout}: read timeout of ordinary API requests. Default 30 seconds. */
+    /**
+     * {@code mooring.request.timeout}: read timeout of ordinary API requests. Default 30 seconds,
+     * at most {@link #MAX_REQUEST_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException naming the property and the value
+     */
     public Duration requestTimeout() {
-        return seconds("mooring.request.timeout", 30);
+        return bounded("mooring.request.timeout", 30, MAX_REQUEST_TIMEOUT);
     }
+
+    /**
+     * {@code mooring.connection.ping-interval}: how often an HTTP/2 ping is sent on each connection
+     * to the API server; a connection whose ping is not answered by the next one is closed, which
+     * fails the watches and requests on it at once. A hung API server (its process stopped, the
+     * connection open) is so seen within two intervals. Default 5 seconds, at most
+     * {@link #MAX_REQUEST_TIMEOUT}. Connections over HTTP/1.1 (some proxies) are not pinged: there a
+     * silent watch is found by {@code mooring.watch.idle-timeout}.
+     *
+     * @throws IllegalArgumentException naming the property and the value
+     */
+    public Duration pingInterval() {
+        return bounded("mooring.connection.ping-interval", 5, MAX_REQUEST_TIMEOUT);
+    }
+
+    /** The longest {@code mooring.request.timeout}: 1 hour. */
+    public static final Duration MAX_REQUEST_TIMEOUT = Duration.ofHours(1);
+
+    /** The longest {@code mooring.watch.idle-timeout}: 24 hours. */
+    public static final Duration MAX_WATCH_IDLE_TIMEOUT = Duration.ofHours(24);
 
     /**
      * {@code mooring.retry.base-delay} and {@code mooring.retry.max-delay}: the first retry delay
@@ -271,6 +298,12 @@ public class MooringConfig {
         }
         String identity = host + "_" + java.util.UUID.randomUUID();
         return identity.length() <= 128 ? identity : identity.substring(identity.length() - 128);
+    }
+
+    private Duration bounded(String key, long defaultSeconds, Duration max) {
+        return config.getOptionalValue(key, String.class)
+                .map(value -> Durations.positiveAtMost(key, value, max))
+                .orElse(Duration.ofSeconds(defaultSeconds));
     }
 
     private Duration seconds(String key, long defaultSeconds) {

@@ -52,6 +52,34 @@ class ConfigCheckTest {
         assertTrue(option.contains("no option 'worker'") && option.contains("workers"), option);
     }
 
+    /**
+     * Values that parse but cannot be used are named with the property and the value: a request
+     * timeout beyond an int of milliseconds failed inside the HTTP client as "timeout &lt; 0"; a
+     * wrong webhook port went unnoticed in an application without webhooks.
+     */
+    @Test
+    void valuesOutOfRangeAreNamedWithTheirValue() {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("mooring.request.timeout", "1000h");
+        cases.put("mooring.watch.idle-timeout", "PT25H");
+        cases.put("mooring.webhook.port", "70000");
+        cases.put("mooring.admission.threads", "0");
+        cases.put("mooring.admission.queue", "many");
+        for (Map.Entry<String, String> bad : cases.entrySet()) {
+            List<RuntimeException> problems = ConfigCheck.problems(config(Map.of(bad.getKey(), bad.getValue())), CONTROLLERS, key -> null);
+            assertEquals(1, problems.size(), bad + ": " + problems);
+            String message = problems.get(0).getMessage();
+            assertTrue(message.contains(bad.getKey()) && message.contains("'" + bad.getValue() + "'"), bad + ": " + message);
+        }
+        String timeout = ConfigCheck.problems(config(Map.of("mooring.request.timeout", "1000h")), CONTROLLERS, key -> null).get(0)
+                .getMessage();
+        assertEquals("mooring.request.timeout must be at most 1h, got '1000h'", timeout);
+        String port = ConfigCheck.problems(config(Map.of("mooring.webhook.port", "x")), CONTROLLERS, key -> null).get(0).getMessage();
+        assertEquals("mooring.webhook.port must be a port between 1 and 65535, not 'x'", port);
+        assertEquals(List.of(), ConfigCheck.problems(config(Map.of("mooring.request.timeout", "1h", "mooring.watch.idle-timeout",
+                "24h", "mooring.webhook.port", "8443")), CONTROLLERS, key -> null));
+    }
+
     /** Servers list environment variables under derived names: those are judged as variables. */
     @Test
     void environmentVariablesAreJudgedByTheirEnvironmentForm() {

@@ -1,15 +1,10 @@
 package dev.mooring.manifests;
 
-import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
 import dev.mooring.runtime.internal.KubeHttp;
 import dev.mooring.runtime.internal.KubeNames;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,14 +15,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * Installs and uninstalls a generated manifests folder (the files its {@code kustomization.yaml}
- * lists) in the order that keeps a cluster working, with server-side apply under one field
- * manager. {@link #install}: the namespaces the objects live in, the CRDs (then waits until each
+ * Installs and uninstalls the objects of a generated manifests folder ({@link ManifestFolder}) in
+ * the order that keeps a cluster working, with server-side apply under one field manager. Every
+ * object is checked before the first request ({@link ManifestObjects}). {@link #install}: the namespaces the objects live in, the CRDs (then waits until each
  * is {@code Established}), RBAC, the remaining objects such as the Service and the Deployment
  * (then waits until every Deployment's current revision is available), and the webhook
  * registrations last — a registration with {@code failurePolicy: Fail} before its operator serves
@@ -59,7 +51,7 @@ public final class Installer {
             this.step = step;
         }
 
-        /** The step's name: namespaces, crds, rbac, workload, rollout, webhooks (install) or their removal. */
+        /** The step's name: check, namespaces, crds, rbac, workload, rollout, webhooks (install) or their removal. */
         public String step() {
             return step;
         }
@@ -86,44 +78,12 @@ public final class Installer {
     }
 
     /**
-     * The objects of a manifests folder, in the order of its {@code kustomization.yaml}.
-     *
-     * @throws IOException when the folder, its kustomization or a listed file cannot be read
-     * @throws IllegalArgumentException naming the file, for YAML that is not a list of Kubernetes objects
+     * Applies the objects step by step; see the class description. Every object is checked first
+     * ({@link ManifestObjects}): one that breaks a rule fails step {@code check} before any request.
      */
-    public static List<JsonObject> read(Path folder) throws IOException {
-        Path kustomization = folder.resolve("kustomization.yaml");
-        if (!Files.isRegularFile(kustomization)) {
-            throw new IOException(folder + " has no kustomization.yaml: give the folder mooring:manifests wrote (target/manifests)");
-        }
-        List<String> files = new ArrayList<>();
-        Object root = yaml().load(Files.readString(kustomization, StandardCharsets.UTF_8));
-        if (!(root instanceof Map<?, ?> map) || !(map.get("resources") instanceof List<?> resources)) {
-            throw new IllegalArgumentException(kustomization + " lists no resources");
-        }
-        resources.forEach(resource -> files.add(String.valueOf(resource)));
-        Gson gson = new Gson();
-        List<JsonObject> objects = new ArrayList<>();
-        for (String file : files) {
-            for (Object document : yaml().loadAll(Files.readString(folder.resolve(file), StandardCharsets.UTF_8))) {
-                if (document == null) {
-                    continue;
-                }
-                JsonElement json = gson.toJsonTree(document);
-                if (!json.isJsonObject() || !json.getAsJsonObject().has("kind") || !json.getAsJsonObject().has("apiVersion")
-                        || !json.getAsJsonObject().has("metadata")) {
-                    throw new IllegalArgumentException(file + " holds a document that is not a Kubernetes object (apiVersion, kind,"
-                            + " metadata)");
-                }
-                objects.add(json.getAsJsonObject());
-            }
-        }
-        return objects;
-    }
-
-    /** Applies the objects step by step; see the class description. */
     public void install(List<JsonObject> objects) throws StepFailed {
         deadline = System.nanoTime() + options.timeout().toNanos();
+        check(objects);
         Set<String> namespaces = new LinkedHashSet<>();
         objects.forEach(object -> namespace(object).ifPresent(namespaces::add));
         namespaces(namespaces);
@@ -158,6 +118,8 @@ public final class Installer {
      */
     public void installNamespaceAndCrds(String namespace, List<JsonObject> objects) throws StepFailed {
         deadline = System.nanoTime() + options.timeout().toNanos();
+        step("check", () -> KubeNames.namespace(namespace, "namespace"));
+        check(objects);
         namespaces(Set.of(namespace));
         crds(objects);
     }
@@ -188,9 +150,10 @@ public final class Installer {
         });
     }
 
-    /** Deletes the objects in the reverse order of {@link #install}; absent objects are skipped. */
+    /** Deletes the objects in the reverse order of {@link #install}; absent objects are skipped. Checked first, as for install. */
     public void uninstall(List<JsonObject> objects) throws StepFailed {
         deadline = System.nanoTime() + options.timeout().toNanos();
+        check(objects);
         step("webhooks", () -> delete(select(objects, WEBHOOKS::contains)));
         step("workload", () -> delete(select(objects, kind -> !kind.equals("CustomResourceDefinition") && !RBAC.contains(kind)
                 && !WEBHOOKS.contains(kind))));
@@ -198,6 +161,10 @@ public final class Installer {
         if (!options.keepCrds()) {
             step("crds", () -> delete(select(objects, kind -> kind.equals("CustomResourceDefinition"))));
         }
+    }
+
+    private void check(List<JsonObject> objects) throws StepFailed {
+        step("check", () -> ManifestObjects.checkAll(objects));
     }
 
     @FunctionalInterface
@@ -362,9 +329,5 @@ public final class Installer {
             }
         }
         throw new IllegalStateException("the API server does not serve " + kind + " in " + apiVersion);
-    }
-
-    private static Yaml yaml() {
-        return new Yaml(new SafeConstructor(new LoaderOptions()));
     }
 }

@@ -2,13 +2,13 @@ package dev.mooring.api.patch;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 import java.io.StringReader;
 import java.util.Map;
 import java.util.Objects;
@@ -18,6 +18,13 @@ import java.util.TreeSet;
  * RFC 6902 JSON Patch calculation. Pure functions: no I/O, inputs are never modified.
  */
 public final class Patches {
+
+    /**
+     * One provider for every value made here: each {@code Json.*} call looks the provider up again
+     * (a service-loader scan), which would make a diff cost tens of microseconds per member.
+     * Providers are stateless and thread-safe.
+     */
+    private static final JsonProvider JSON_P = JsonProvider.provider();
 
     private Patches() {
     }
@@ -37,7 +44,7 @@ public final class Patches {
     public static JsonArray jsonPatch(JsonValue before, JsonValue after) {
         Objects.requireNonNull(before, "before");
         Objects.requireNonNull(after, "after");
-        JsonArrayBuilder operations = Json.createArrayBuilder();
+        JsonArrayBuilder operations = JSON_P.createArrayBuilder();
         diffValues("", before, after, operations);
         return operations.build();
     }
@@ -79,7 +86,7 @@ public final class Patches {
         if (changes.isEmpty()) {
             return changes;
         }
-        JsonArrayBuilder guarded = Json.createArrayBuilder()
+        JsonArrayBuilder guarded = JSON_P.createArrayBuilder()
                 .add(test("/metadata/uid", before.getUid()))
                 .add(test("/metadata/resourceVersion", before.getResourceVersion()));
         changes.forEach(guarded::add);
@@ -99,7 +106,7 @@ public final class Patches {
         if (base.getValueType() != JsonValue.ValueType.OBJECT || overlay.getValueType() != JsonValue.ValueType.OBJECT) {
             return overlay;
         }
-        JsonObjectBuilder merged = Json.createObjectBuilder(base.asJsonObject());
+        JsonObjectBuilder merged = JSON_P.createObjectBuilder(base.asJsonObject());
         for (Map.Entry<String, JsonValue> member : overlay.asJsonObject().entrySet()) {
             JsonValue existing = base.asJsonObject().get(member.getKey());
             merged.add(member.getKey(), existing == null ? member.getValue() : merge(existing, member.getValue()));
@@ -117,7 +124,7 @@ public final class Patches {
 
     /** The JSON form of a client-java model, as client-java sends it. */
     public static JsonValue toJson(Object model) {
-        try (JsonReader reader = Json.createReader(new StringReader(JSON.serialize(model)))) {
+        try (JsonReader reader = JSON_P.createReader(new StringReader(JSON.serialize(model)))) {
             return reader.readValue();
         }
     }
@@ -128,7 +135,7 @@ public final class Patches {
     }
 
     private static JsonObject test(String path, String value) {
-        return Json.createObjectBuilder().add("op", "test").add("path", path).add("value", value).build();
+        return JSON_P.createObjectBuilder().add("op", "test").add("path", path).add("value", value).build();
     }
 
     private static void diffValues(String path, JsonValue before, JsonValue after, JsonArrayBuilder out) {
@@ -140,15 +147,15 @@ public final class Patches {
             for (String key : keys) {
                 String child = path + "/" + escape(key);
                 if (!to.containsKey(key)) {
-                    out.add(Json.createObjectBuilder().add("op", "remove").add("path", child));
+                    out.add(JSON_P.createObjectBuilder().add("op", "remove").add("path", child));
                 } else if (!from.containsKey(key)) {
-                    out.add(Json.createObjectBuilder().add("op", "add").add("path", child).add("value", to.get(key)));
+                    out.add(JSON_P.createObjectBuilder().add("op", "add").add("path", child).add("value", to.get(key)));
                 } else {
                     diffValues(child, from.get(key), to.get(key), out);
                 }
             }
         } else if (!before.equals(after)) {
-            out.add(Json.createObjectBuilder().add("op", "replace").add("path", path).add("value", after));
+            out.add(JSON_P.createObjectBuilder().add("op", "replace").add("path", path).add("value", after));
         }
     }
 
@@ -156,7 +163,7 @@ public final class Patches {
     private static JsonValue withoutEmpty(JsonValue value) {
         switch (value.getValueType()) {
             case OBJECT -> {
-                JsonObjectBuilder copy = Json.createObjectBuilder();
+                JsonObjectBuilder copy = JSON_P.createObjectBuilder();
                 for (Map.Entry<String, JsonValue> member : value.asJsonObject().entrySet()) {
                     JsonValue cleaned = withoutEmpty(member.getValue());
                     if (!isEmptyCollection(cleaned)) {
@@ -166,7 +173,7 @@ public final class Patches {
                 return copy.build();
             }
             case ARRAY -> {
-                JsonArrayBuilder copy = Json.createArrayBuilder();
+                JsonArrayBuilder copy = JSON_P.createArrayBuilder();
                 value.asJsonArray().forEach(item -> copy.add(withoutEmpty(item)));
                 return copy.build();
             }

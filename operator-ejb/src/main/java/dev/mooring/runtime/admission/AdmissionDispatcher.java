@@ -12,21 +12,23 @@ import dev.mooring.runtime.internal.RequestScope;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -43,16 +45,19 @@ import java.util.logging.Logger;
  * <table>
  * <caption>HTTP outcomes, checked in this order</caption>
  * <tr><td>404</td><td>no route at the path</td></tr>
- * <tr><td>403</td><td>the request did not arrive over HTTPS</td></tr>
+ * <tr><td>403</td><td>the request did not arrive over HTTPS; or client certificates are required and its chain does
+ * not lead to a CA of the client CA file ({@link ClientTrust})</td></tr>
  * <tr><td>405</td><td>not a POST</td></tr>
  * <tr><td>415</td><td>the content type is not {@code application/json}</td></tr>
  * <tr><td>413</td><td>the body is larger than 4 MiB</td></tr>
+ * <tr><td>429</td><td>a body of at least {@link DecodeBudget#LARGE_BODY} bytes while as many large bodies as the
+ * {@link DecodeBudget} allows are being decoded; or a body not decoded within its deadline (one second by default)</td></tr>
  * <tr><td>400</td><td>not JSON, beyond a limit of {@link #LIMITS}, not an {@code admission.k8s.io/v1}
  * AdmissionReview, no request or uid, a member of the wrong type, a name, namespace, group, version, kind or
  * resource that breaks Kubernetes' rules, or a request the route does not admit (kind, resource,
  * subresource, operation, objects)</td></tr>
  * <tr><td>503</td><td>every admission thread is busy and the queue is full</td></tr>
- * <tr><td>504</td><td>the method did not return within the route's timeout</td></tr>
+ * <tr><td>504</td><td>the method did not return within the route's timeout, counted from the request's arrival</td></tr>
  * <tr><td>200</td><td>an answer: allowed (with a patch from a mutator), or denied by {@link AdmissionDenied}
  * (its code), by an object the model cannot decode (422) or by an unexpected exception (500, generic message)</td></tr>
  * </table>
@@ -71,6 +76,11 @@ public final class AdmissionDispatcher {
     public static final BoundedJson.Limits LIMITS = new BoundedJson.Limits(100, 100_000, 1_000_000, 1_572_864, 100);
 
     private static final Logger LOG = Logger.getLogger(AdmissionDispatcher.class.getName());
+    /**
+     * One provider for every JSON-P value this class makes: each {@code Json.*} call would look
+     * the provider up again (see {@link BoundedJson}). Providers are stateless and thread-safe.
+     */
+    private static final JsonProvider JSON_P = JsonProvider.provider();
     private static final String API_VERSION = "admission.k8s.io/v1";
     private static final int MAX_DETAIL = 300;
 
@@ -133,7 +143,9 @@ public final class AdmissionDispatcher {
     private final ExecutorService executor;
     private final AdmissionReads reads;
     private final RequestScope scope;
-    private final BoundedJson json = new BoundedJson(LIMITS);
+    private final BoundedJson json;
+    private final DecodeBudget budget;
+    private final ClientTrust clients;
     private final Observer observer;
 
     /**
@@ -146,7 +158,19 @@ public final class AdmissionDispatcher {
      */
     public AdmissionDispatcher(List<AdmissionRoute> routes, Invoker invoker, ExecutorService executor,
             AdmissionReads reads, RequestScope scope, Observer observer) {
+        this(routes, invoker, executor, reads, scope, observer, DecodeBudget.standard(), ClientTrust.ANY);
+    }
+
+    /**
+     * @param budget bounds the decoding of request bodies
+     * @param clients which client certificates may call (the other parameters as above)
+     */
+    public AdmissionDispatcher(List<AdmissionRoute> routes, Invoker invoker, ExecutorService executor,
+            AdmissionReads reads, RequestScope scope, Observer observer, DecodeBudget budget, ClientTrust clients) {
         AdmissionRoutes.requireUniquePaths(routes);
+        this.budget = Objects.requireNonNull(budget);
+        this.clients = Objects.requireNonNull(clients);
+        this.json = new BoundedJson(LIMITS, JSON_P, budget.clock());
         routes.forEach(route -> this.routes.put(route.path(), route));
         this.invoker = Objects.requireNonNull(invoker);
         this.executor = Objects.requireNonNull(executor);
@@ -160,6 +184,11 @@ public final class AdmissionDispatcher {
         return Map.copyOf(routes);
     }
 
+    /** {@link #handle(String, String, String, InputStream, boolean, X509Certificate[])} without a client certificate. */
+    public Answer handle(String method, String path, String contentType, InputStream body, boolean secure) {
+        return handle(method, path, contentType, body, secure, null);
+    }
+
     /**
      * Answer one HTTP request.
      *
@@ -168,22 +197,30 @@ public final class AdmissionDispatcher {
      * @param contentType the Content-Type header, or null
      * @param body the request body; read up to just over 4 MiB
      * @param secure true when the request came over HTTPS
+     * @param clientChain the client certificate chain of the TLS connection, leaf first, or null
      */
-    public Answer handle(String method, String path, String contentType, InputStream body, boolean secure) {
+    public Answer handle(String method, String path, String contentType, InputStream body, boolean secure,
+            X509Certificate[] clientChain) {
         AdmissionRoute route = routes.get(path);
         if (route == null) {
             return message(404, "Unknown webhook path");
         }
         long start = System.nanoTime();
         observer.started(route);
-        Answer answer = answer(route, method, contentType, body, secure);
+        Answer answer = answer(route, method, contentType, body, secure, clientChain, start);
         observer.answered(route, answer.status(), answer.denied(), java.time.Duration.ofNanos(System.nanoTime() - start));
         return answer;
     }
 
-    private Answer answer(AdmissionRoute route, String method, String contentType, InputStream body, boolean secure) {
+    private Answer answer(AdmissionRoute route, String method, String contentType, InputStream body, boolean secure,
+            X509Certificate[] clientChain, long start) {
         if (!secure) {
             return message(403, "Admission webhooks are served over HTTPS only");
+        }
+        String refusal = clients.refusal(clientChain);
+        if (refusal != null) {
+            LOG.fine(() -> "A request to " + route.path() + " refused: " + refusal);
+            return message(403, "Client certificate refused: " + refusal);
         }
         if (!"POST".equals(method)) {
             return message(405, "Webhook requests require POST");
@@ -200,14 +237,22 @@ public final class AdmissionDispatcher {
         if (bytes == null) {
             return message(413, "AdmissionReview exceeds " + MAX_BODY_BYTES + " bytes");
         }
-        try {
-            return review(route, decode(route, bytes));
+        Optional<DecodeBudget.Ticket> ticket = budget.enter(bytes.length);
+        if (ticket.isEmpty()) {
+            LOG.fine(() -> "A review of " + bytes.length + " bytes refused: " + budget.slots() + " large reviews are being decoded");
+            return message(429, "Too many large AdmissionReviews are being decoded at once (" + budget.slots()
+                    + "); try again");
+        }
+        Decoded decoded;
+        try (DecodeBudget.Ticket decoding = ticket.get()) {
+            decoded = decode(route, bytes, decoding);
         } catch (Refused refused) {
             return refused.answer;
         }
+        return review(route, decoded, start);
     }
 
-    private Answer review(AdmissionRoute route, Decoded decoded) {
+    private Answer review(AdmissionRoute route, Decoded decoded, long start) {
         TypedAdmissionRequest<?> request = decoded.request();
         Future<Object> call;
         try {
@@ -223,7 +268,9 @@ public final class AdmissionDispatcher {
         }
         Object result;
         try {
-            result = call.get(route.timeoutSeconds(), TimeUnit.SECONDS);
+            // the route's timeout is the API server's: it counts from the request's arrival, decoding included
+            long left = TimeUnit.SECONDS.toNanos(route.timeoutSeconds()) - (System.nanoTime() - start);
+            result = call.get(Math.max(0, left), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             call.cancel(true);
             LOG.warning(() -> "Admission method " + route.describe() + " did not answer " + request + " within "
@@ -255,11 +302,14 @@ public final class AdmissionDispatcher {
         return allowed(request, patch.isEmpty() ? null : patch);
     }
 
-    private Decoded decode(AdmissionRoute route, byte[] bytes) throws Refused {
+    private Decoded decode(AdmissionRoute route, byte[] bytes, DecodeBudget.Ticket ticket) throws Refused {
         ReviewDocument review;
         try {
-            review = ReviewDocument.of(json.parse(bytes));
+            review = ReviewDocument.of(json.parse(bytes, ticket.deadline()));
         } catch (BoundedJson.Rejected e) {
+            if (e.overDeadline()) {
+                throw overDeadline(bytes.length);
+            }
             throw invalid(null, e.getMessage());
         } catch (IllegalArgumentException e) {
             throw invalid(null, e.getMessage());
@@ -283,6 +333,9 @@ public final class AdmissionDispatcher {
         checkObjects(uid, operation, request);
         KubernetesObject object = typed(route, uid, request.object(), "object");
         KubernetesObject oldObject = typed(route, uid, request.oldObject(), "oldObject");
+        if (ticket.expired()) {
+            throw overDeadline(bytes.length);
+        }
         JsonValue decodedObject = object == null ? null : Patches.toJson(object);
         ReviewDocument.User user = request.userInfo();
         UserInfo userInfo = user == null ? new UserInfo("", "", List.of(), Map.of())
@@ -386,9 +439,9 @@ public final class AdmissionDispatcher {
 
     private static String response(String uid, boolean allowed, int code, String reason, String message, JsonArray patch,
             List<String> warnings) {
-        JsonObjectBuilder response = Json.createObjectBuilder().add("uid", uid).add("allowed", allowed);
+        JsonObjectBuilder response = JSON_P.createObjectBuilder().add("uid", uid).add("allowed", allowed);
         if (!allowed) {
-            JsonObjectBuilder status = Json.createObjectBuilder().add("code", code).add("message", message);
+            JsonObjectBuilder status = JSON_P.createObjectBuilder().add("code", code).add("message", message);
             if (reason != null && !reason.isEmpty()) {
                 status.add("reason", reason);
             }
@@ -399,12 +452,18 @@ public final class AdmissionDispatcher {
                     .add("patch", Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
         }
         if (!warnings.isEmpty()) {
-            JsonArrayBuilder list = Json.createArrayBuilder();
+            JsonArrayBuilder list = JSON_P.createArrayBuilder();
             warnings.forEach(list::add);
             response.add("warnings", list);
         }
-        return Json.createObjectBuilder().add("apiVersion", API_VERSION).add("kind", "AdmissionReview")
+        return JSON_P.createObjectBuilder().add("apiVersion", API_VERSION).add("kind", "AdmissionReview")
                 .add("response", response).build().toString();
+    }
+
+    private Refused overDeadline(int bytes) {
+        LOG.fine(() -> "A review of " + bytes + " bytes was not decoded within " + budget.perDecode().toMillis() + " ms");
+        return new Refused(message(429, "The AdmissionReview was not decoded within " + budget.perDecode().toMillis()
+                + " ms; try again"));
     }
 
     private static Refused invalid(String uid, String why) {
@@ -417,7 +476,7 @@ public final class AdmissionDispatcher {
 
     /** An error answer: the message, and the request's uid when it was readable. */
     private static Answer message(int status, String message, String uid) {
-        JsonObjectBuilder body = Json.createObjectBuilder().add("message", message);
+        JsonObjectBuilder body = JSON_P.createObjectBuilder().add("message", message);
         if (uid != null) {
             body.add("uid", uid);
         }

@@ -45,6 +45,32 @@ public final class Durations {
         throw new IllegalArgumentException(where + " must be a duration such as 30s, 500ms, 5m or PT30S, got '" + text + "'");
     }
 
+    /**
+     * Like {@link #positive}, and at most {@code max}: for durations that become a socket's
+     * timeout in milliseconds (a Java {@code int}), or that make no sense beyond it.
+     *
+     * @throws IllegalArgumentException naming {@code where} and the text
+     */
+    public static Duration positiveAtMost(String where, String text, Duration max) {
+        Duration duration = positive(where, text);
+        if (duration.compareTo(max) > 0) {
+            throw new IllegalArgumentException(where + " must be at most " + describe(max) + ", got '" + text + "'");
+        }
+        return duration;
+    }
+
+    /** A whole duration as it would be written in configuration: {@code 1h}, {@code 5m}, {@code 30s}, {@code 500ms}. */
+    static String describe(Duration duration) {
+        long millis = duration.toMillis();
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+    }
+
     /** Like {@link #parse}, and the duration must be greater than zero. */
     public static Duration positive(String where, String text) {
         Duration duration = parse(where, text);

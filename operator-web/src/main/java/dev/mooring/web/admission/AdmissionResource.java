@@ -41,6 +41,9 @@ public class AdmissionResource {
     @Context
     Request request;
 
+    @Context
+    jakarta.servlet.http.HttpServletRequest servlet;
+
     @POST
     @Path("{path: .+}")
     public Response post(@PathParam("path") String path, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -86,9 +89,14 @@ public class AdmissionResource {
         return answer(path, null, null);
     }
 
+    /** The TLS client certificate chain, leaf first ({@link ClientCertificates}); null without one. */
+    private java.security.cert.X509Certificate[] clientChain() {
+        return servlet.getAttribute(ClientCertificates.ATTRIBUTE) instanceof java.security.cert.X509Certificate[] chain ? chain : null;
+    }
+
     private Response answer(String path, String contentType, InputStream body) {
         AdmissionDispatcher.Answer answer = admission.handle(request.getMethod(), "/" + path, contentType, body,
-                security.isSecure());
+                security.isSecure(), clientChain());
         return Response.status(answer.status()).type(MediaType.APPLICATION_JSON_TYPE).entity(answer.body()).build();
     }
 }
