@@ -162,7 +162,7 @@ public final class Bench {
     /** Namespaces, the CRD, N ticks and N ConfigMaps of 1 KiB each. */
     private void prepareCluster() throws Exception {
         new Installer(http, new Installer.Options(Duration.ofMinutes(2), true, true), line -> { })
-                .installNamespaceAndCrds(TICKS, Installer.read(root.resolve("bench/tick-mooring/target/manifests")));
+                .installNamespaceAndCrds(TICKS, dev.mooring.manifests.ManifestFolder.read(root.resolve("bench/tick-mooring/target/manifests")));
         for (String namespace : List.of(CONFIGMAPS, EMPTY, WAITING)) {
             http.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
         }
