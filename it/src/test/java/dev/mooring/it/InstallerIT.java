@@ -102,12 +102,35 @@ class InstallerIT {
         // installing again changes nothing and passes
         installer(Duration.ofSeconds(30), false).install(objects);
 
+        // custom resources go first, while the operator still runs: one that keeps a finalizer nobody removes fails the
+        // step after the timeout, naming it and its finalizer, with the operator and the CRD still there
+        String sprockets = "/apis/install.mooring.dev/v1/namespaces/" + namespace + "/sprockets";
+        // (the validating webhook of Sprockets has no server behind it here: its registration goes, as uninstall's first step)
+        HTTP.send("DELETE", webhooks, Map.of(), null, null);
+        HTTP.send("POST", sprockets, Map.of(), "{\"apiVersion\":\"install.mooring.dev/v1\",\"kind\":\"Sprocket\","
+                + "\"metadata\":{\"name\":\"plain\"}}", "application/json");
+        HTTP.send("POST", sprockets, Map.of(), "{\"apiVersion\":\"install.mooring.dev/v1\",\"kind\":\"Sprocket\","
+                + "\"metadata\":{\"name\":\"held\",\"finalizers\":[\"install.mooring.dev/held\"]}}", "application/json");
+        progress.clear();
+        Installer.StepFailed held = assertThrows(Installer.StepFailed.class,
+                () -> installer(Duration.ofSeconds(8), false).uninstall(objects));
+        assertEquals("custom-resources", held.step(), held.getMessage());
+        assertTrue(held.getMessage().contains("1 Sprocket left") && held.getMessage().contains("Sprocket " + namespace + "/held")
+                && held.getMessage().contains("install.mooring.dev/held"), held.getMessage());
+        assertTrue(progress.stream().anyMatch(line -> line.startsWith("  waiting: 1 Sprocket left")), "progress while it waits: "
+                + progress);
+        assertTrue(HTTP.getOptional(deployment, Map.of()).isPresent() && HTTP.getOptional(CRD, Map.of()).isPresent(),
+                "the operator and the CRD stay while custom resources are left");
+        assertTrue(HTTP.getOptional(sprockets + "/plain", Map.of()).isEmpty(), "the one without a finalizer is gone");
+        // what the operator would do: finish the finalizer; then the uninstall completes, the CRD awaited until gone
+        HTTP.send("PATCH", sprockets + "/held", Map.of(), "{\"metadata\":{\"finalizers\":null}}", "application/merge-patch+json");
         progress.clear();
         installer(Duration.ofSeconds(30), false).uninstall(objects);
-        assertEquals(List.of("[check]", "[webhooks]", "[workload]", "[rbac]", "[crds]"),
+        assertEquals(List.of("[check]", "[webhooks]", "[custom-resources]", "[workload]", "[rbac]", "[crds]"),
                 progress.stream().filter(line -> line.startsWith("[")).toList(), String.valueOf(progress));
+        assertTrue(progress.contains("  gone CustomResourceDefinition sprockets.install.mooring.dev"), String.valueOf(progress));
         assertTrue(HTTP.getOptional(webhooks, Map.of()).isEmpty() && HTTP.getOptional(deployment, Map.of()).isEmpty());
-        Eventually.await("the CRD gone", Duration.ofSeconds(30), () -> HTTP.getOptional(CRD, Map.of()).isEmpty());
+        assertTrue(HTTP.getOptional(CRD, Map.of()).isEmpty(), "the uninstall waited for the CRD to go");
         // uninstalling again finds everything absent
         installer(Duration.ofSeconds(30), false).uninstall(objects);
     }

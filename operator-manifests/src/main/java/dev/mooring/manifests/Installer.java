@@ -1,5 +1,6 @@
 package dev.mooring.manifests;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
@@ -23,8 +24,10 @@ import java.util.function.Predicate;
  * is {@code Established}), RBAC, the remaining objects such as the Service and the Deployment
  * (then waits until every Deployment's current revision is available), and the webhook
  * registrations last — a registration with {@code failurePolicy: Fail} before its operator serves
- * would reject every matching request. {@link #uninstall}: the same in reverse, webhook
- * registrations first; namespaces stay.
+ * would reject every matching request. {@link #uninstall}: the webhook registrations first, then
+ * the custom resources of the CRDs while the operator still runs (so that it can finish their
+ * finalizers), waiting until they are gone, then the workload, RBAC and the CRDs, waiting until
+ * those are gone; namespaces stay.
  *
  * <p>The whole is bounded by the timeout. A failure throws {@link StepFailed} naming the step
  * and the object; what was applied before it stays, for inspection.
@@ -51,13 +54,15 @@ public final class Installer {
             this.step = step;
         }
 
-        /** The step's name: check, namespaces, crds, rbac, workload, rollout, webhooks (install) or their removal. */
+        /** The step's name: check, namespaces, crds, rbac, workload, rollout, webhooks (install), or custom-resources and the removals. */
         public String step() {
             return step;
         }
     }
 
     private static final Duration POLL = Duration.ofMillis(250);
+    /** How often a wait says what it waits for. */
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final Set<String> RBAC = Set.of("ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding");
     private static final Set<String> WEBHOOKS = Set.of("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration");
 
@@ -66,6 +71,7 @@ public final class Installer {
     private final Consumer<String> progress;
     private final Map<String, JsonObject> discovery = new HashMap<>();
     private long deadline;
+    private long lastProgress;
 
     /**
      * @param http the connection, with an identity allowed to install CRDs, RBAC and webhook registrations
@@ -150,17 +156,127 @@ public final class Installer {
         });
     }
 
-    /** Deletes the objects in the reverse order of {@link #install}; absent objects are skipped. Checked first, as for install. */
+    /**
+     * Deletes the objects in an order that can finish; absent objects are skipped, and every object
+     * is checked first, as for install. Steps: {@code webhooks} (registrations first: without an
+     * operator behind them they would reject requests), {@code custom-resources} (every object of
+     * the folder's CRDs, deleted while the operator runs and awaited: an operator removed first
+     * would leave its finalizers on them, and their CRD {@code Terminating} for ever), then
+     * {@code workload}, {@code rbac} and {@code crds} (awaited until gone). With {@code keepCrds}
+     * the custom resources and the CRDs stay. A wait that does not end within the timeout fails
+     * its step naming what is left and the finalizers that hold it.
+     */
     public void uninstall(List<JsonObject> objects) throws StepFailed {
         deadline = System.nanoTime() + options.timeout().toNanos();
         check(objects);
+        List<JsonObject> crds = select(objects, kind -> kind.equals("CustomResourceDefinition"));
         step("webhooks", () -> delete(select(objects, WEBHOOKS::contains)));
+        if (!options.keepCrds()) {
+            step("custom-resources", () -> {
+                for (JsonObject crd : crds) {
+                    deleteCustomResources(crd);
+                }
+            });
+        }
         step("workload", () -> delete(select(objects, kind -> !kind.equals("CustomResourceDefinition") && !RBAC.contains(kind)
                 && !WEBHOOKS.contains(kind))));
         step("rbac", () -> delete(select(objects, RBAC::contains)));
         if (!options.keepCrds()) {
-            step("crds", () -> delete(select(objects, kind -> kind.equals("CustomResourceDefinition"))));
+            step("crds", () -> {
+                delete(crds);
+                for (JsonObject crd : crds) {
+                    awaitGone(crd);
+                }
+            });
         }
+    }
+
+    /** Deletes every object of the CRD's kind, in all namespaces, and waits until none is left. */
+    private void deleteCustomResources(JsonObject crd) throws InterruptedException {
+        JsonObject spec = crd.getAsJsonObject("spec");
+        String group = KubeNames.group(spec.get("group").getAsString(), "spec.group");
+        String plural = KubeNames.resource(spec.getAsJsonObject("names").get("plural").getAsString(), "spec.names.plural");
+        String kind = spec.getAsJsonObject("names").get("kind").getAsString();
+        String version = null;
+        for (JsonElement element : spec.getAsJsonArray("versions")) {
+            JsonObject candidate = element.getAsJsonObject();
+            if (version == null || candidate.has("storage") && candidate.get("storage").getAsBoolean()) {
+                version = candidate.get("name").getAsString();
+            }
+        }
+        String collection = "/apis/" + group + "/" + KubeNames.version(version, "spec.versions[].name") + "/" + plural;
+        Optional<JsonObject> listed = listRetrying(collection, kind);
+        if (listed.isEmpty()) {
+            progress.accept("  no " + kind + " served: nothing to delete");
+            return;
+        }
+        for (JsonElement element : listed.get().getAsJsonArray("items")) {
+            JsonObject item = element.getAsJsonObject();
+            JsonObject metadata = item.getAsJsonObject("metadata");
+            String name = KubeNames.name(metadata.get("name").getAsString(), "metadata.name");
+            String path = metadata.has("namespace")
+                    ? "/apis/" + group + "/" + version + "/namespaces/" + KubeNames.namespace(metadata.get("namespace").getAsString(),
+                            "metadata.namespace") + "/" + plural + "/" + KubeNames.segment(name)
+                    : collection + "/" + KubeNames.segment(name);
+            try {
+                http.send("DELETE", path, Map.of(), null, null, remaining());
+                progress.accept("  deleted " + kind + " " + (metadata.has("namespace") ? metadata.get("namespace").getAsString() + "/" : "")
+                        + name);
+            } catch (KubernetesException e) {
+                if (!e.isNotFound()) {
+                    throw e;
+                }
+            }
+        }
+        while (true) {
+            JsonArray left = listRetrying(collection, kind).map(list -> list.getAsJsonArray("items")).orElse(new JsonArray());
+            if (left.isEmpty()) {
+                return;
+            }
+            pause(left.size() + " " + kind + " left, the operator has not finished them: " + describeWithFinalizers(left, kind));
+        }
+    }
+
+    /**
+     * The list, or empty when the kind is not served; retried while the API server answers 429 or
+     * 5xx (a CRD's storage answers 429 while it initializes, just after the CRD was created).
+     */
+    private Optional<JsonObject> listRetrying(String collection, String kind) throws InterruptedException {
+        while (true) {
+            try {
+                return http.getOptional(collection, Map.of());
+            } catch (KubernetesException e) {
+                if (e.code() != 429 && e.code() < 500) {
+                    throw e;
+                }
+                pause("the API server cannot list " + kind + " yet: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Waits until the CRD is gone; a CRD the API server cannot finish deleting is named with its condition. */
+    private void awaitGone(JsonObject crd) throws InterruptedException {
+        String path = path(crd);
+        while (true) {
+            Optional<JsonObject> current = http.getOptional(path, Map.of());
+            if (current.isEmpty()) {
+                progress.accept("  gone " + describe(crd));
+                return;
+            }
+            pause(describe(crd) + " still terminating" + conditionMessage(current.get(), "Terminating")
+                    + conditionMessage(current.get(), "InstanceDeletionFailed"));
+        }
+    }
+
+    /** At most five objects of a list, with their finalizers. */
+    private static String describeWithFinalizers(JsonArray items, String kind) {
+        List<String> described = new ArrayList<>();
+        for (int i = 0; i < Math.min(5, items.size()); i++) {
+            JsonObject metadata = items.get(i).getAsJsonObject().getAsJsonObject("metadata");
+            String name = (metadata.has("namespace") ? metadata.get("namespace").getAsString() + "/" : "") + metadata.get("name").getAsString();
+            described.add(kind + " " + name + " (finalizers: " + (metadata.has("finalizers") ? metadata.get("finalizers") : "[]") + ")");
+        }
+        return String.join(", ", described) + (items.size() > 5 ? ", ..." : "");
     }
 
     private void check(List<JsonObject> objects) throws StepFailed {
@@ -174,6 +290,7 @@ public final class Installer {
 
     private void step(String name, Work work) throws StepFailed {
         progress.accept("[" + name + "]");
+        lastProgress = 0;
         try {
             work.run();
         } catch (StepFailed e) {
@@ -183,7 +300,7 @@ public final class Installer {
             throw new StepFailed(name, "interrupted", e);
         } catch (KubernetesException | IllegalStateException | IllegalArgumentException e) {
             String hint = e instanceof KubernetesException k && k.isConflict() && !options.force()
-                    ? " (another field manager owns these fields: --force takes them over)" : "";
+                    ? " (another field manager owns these fields: --force, or -Dmooring.install.force=true with Maven, takes them over)" : "";
             throw new StepFailed(name, e.getMessage() + hint, e);
         } catch (Exception e) {
             throw new StepFailed(name, e.toString(), e);
@@ -254,9 +371,20 @@ public final class Installer {
         }
     }
 
-    private void pause(String timeoutMessage) throws InterruptedException {
+    /**
+     * Waits one poll, saying what it waits for every {@link #PROGRESS_EVERY} of waiting; at the
+     * deadline fails with {@code status}.
+     */
+    private void pause(String status) throws InterruptedException {
         if (System.nanoTime() + POLL.toNanos() > deadline) {
-            throw new IllegalStateException(timeoutMessage + " (" + options.timeout().toSeconds() + " s)");
+            throw new IllegalStateException(status + " (timeout " + options.timeout().toSeconds() + " s)");
+        }
+        long now = System.nanoTime();
+        if (lastProgress == 0 || now - lastProgress >= PROGRESS_EVERY.toNanos()) {
+            if (lastProgress != 0) {
+                progress.accept("  waiting: " + status);
+            }
+            lastProgress = now;
         }
         Thread.sleep(POLL.toMillis());
     }

@@ -9,12 +9,21 @@ import jakarta.json.JsonObjectBuilder;
  * The operator's Deployment and, with webhooks, its Service: Liberty with the operator's image,
  * the ServiceAccount of {@link Rbac}, the namespace through the downward API, the probes of the
  * README (started, live, ready on the HTTP port), the webhook TLS Secret mounted where Mooring
- * reads it, a non-root restricted security context and resource requests.
+ * reads it, a non-root restricted security context with a read-only root file system (the folders
+ * Liberty writes are {@code emptyDir}s, see {@link #WRITABLE}) and resource requests.
  */
 public final class Workload {
 
     /** Where Mooring reads the webhook certificate (mooring.webhook.tls.cert-file / key-file defaults). */
     static final String TLS_MOUNT = "/var/run/mooring/tls";
+
+    /**
+     * The folders Liberty writes in the official image's layout, each an {@code emptyDir} of the pod
+     * (volume name to path): its logs ({@code LOG_DIR}), its output ({@code WLP_OUTPUT_DIR}: work
+     * area, key stores, PID), the expanded EAR ({@code autoExpand} expands dropins into the server's
+     * {@code apps} folder) and the JVM's temporary files. The rest of the image stays read-only.
+     */
+    public static final java.util.Map<String, String> WRITABLE = writable();
 
     /**
      * @param name the Deployment's, Service's and ServiceAccount's name
@@ -37,6 +46,15 @@ public final class Workload {
     }
 
     private Workload() {
+    }
+
+    private static java.util.Map<String, String> writable() {
+        java.util.Map<String, String> folders = new java.util.LinkedHashMap<>();
+        folders.put("logs", "/logs");
+        folders.put("output", "/opt/ol/wlp/output");
+        folders.put("apps", "/opt/ol/wlp/usr/servers/defaultServer/apps");
+        folders.put("tmp", "/tmp");
+        return java.util.Collections.unmodifiableMap(folders);
     }
 
     /** The Deployment. */
@@ -62,17 +80,24 @@ public final class Workload {
                         .add("requests", Json.createObjectBuilder().add("cpu", "100m").add("memory", "384Mi"))
                         .add("limits", Json.createObjectBuilder().add("memory", "768Mi")))
                 .add("securityContext", Json.createObjectBuilder().add("allowPrivilegeEscalation", false)
-                        .add("readOnlyRootFilesystem", false)
+                        .add("readOnlyRootFilesystem", true)
                         .add("capabilities", Json.createObjectBuilder().add("drop", Json.createArrayBuilder().add("ALL"))));
         JsonObjectBuilder pod = Json.createObjectBuilder().add("serviceAccountName", settings.name())
                 .add("securityContext", Json.createObjectBuilder().add("runAsNonRoot", true)
                         .add("seccompProfile", Json.createObjectBuilder().add("type", "RuntimeDefault")));
+        JsonArrayBuilder mounts = Json.createArrayBuilder();
+        JsonArrayBuilder volumes = Json.createArrayBuilder();
         if (settings.webhooks()) {
-            container.add("volumeMounts", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "webhook-tls")
-                    .add("mountPath", TLS_MOUNT).add("readOnly", true)));
-            pod.add("volumes", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "webhook-tls")
-                    .add("secret", Json.createObjectBuilder().add("secretName", settings.name() + "-tls"))));
+            mounts.add(Json.createObjectBuilder().add("name", "webhook-tls").add("mountPath", TLS_MOUNT).add("readOnly", true));
+            volumes.add(Json.createObjectBuilder().add("name", "webhook-tls")
+                    .add("secret", Json.createObjectBuilder().add("secretName", settings.name() + "-tls")));
         }
+        WRITABLE.forEach((volume, path) -> {
+            mounts.add(Json.createObjectBuilder().add("name", volume).add("mountPath", path));
+            volumes.add(Json.createObjectBuilder().add("name", volume).add("emptyDir", Json.createObjectBuilder()));
+        });
+        container.add("volumeMounts", mounts);
+        pod.add("volumes", volumes);
         pod.add("containers", Json.createArrayBuilder().add(container));
         JsonObject podLabels = labels.build();
         return Json.createObjectBuilder().add("apiVersion", "apps/v1").add("kind", "Deployment")

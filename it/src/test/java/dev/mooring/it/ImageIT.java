@@ -1,0 +1,131 @@
+package dev.mooring.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.runtime.internal.KubeHttp;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demo operator's image as it ships: liberty-config/Containerfile built with podman on the
+ * stand-in base (Debian's JRE and Liberty from Maven Central, laid out as the official image), then
+ * started as the generated Deployment's container runs: read-only root file system with its
+ * {@code emptyDir}s (tmpfs here), every capability dropped, no privilege escalation. Inside the
+ * container the operator runs as user 1001, logs JSON on the console, reaches ready against the
+ * local API server and mirrors a ConfigMap. The time from {@code podman run} to ready is printed
+ * (docs/benchmarks.md), never asserted.
+ */
+class ImageIT {
+
+    private static final String TAG = "localhost/mooring-demo:it";
+
+    /**
+     * The podman options for the generated Deployment's container: its read-only root file system,
+     * each {@code emptyDir} mount as a tmpfs (mode 1777, as an emptyDir is writable by any user),
+     * dropped capabilities, no privilege escalation, its memory limit.
+     */
+    static List<String> asTheDeploymentSays(jakarta.json.JsonObject deployment) {
+        jakarta.json.JsonObject pod = deployment.getJsonObject("spec").getJsonObject("template").getJsonObject("spec");
+        jakarta.json.JsonObject operator = pod.getJsonArray("containers").getJsonObject(0);
+        java.util.Set<String> emptyDirs = new java.util.HashSet<>();
+        pod.getJsonArray("volumes").forEach(volume -> {
+            if (volume.asJsonObject().containsKey("emptyDir")) {
+                emptyDirs.add(volume.asJsonObject().getString("name"));
+            }
+        });
+        List<String> options = new java.util.ArrayList<>();
+        jakarta.json.JsonObject security = operator.getJsonObject("securityContext");
+        if (security.getBoolean("readOnlyRootFilesystem")) {
+            options.add("--read-only");
+        }
+        if (!security.getBoolean("allowPrivilegeEscalation")) {
+            options.addAll(List.of("--security-opt", "no-new-privileges"));
+        }
+        security.getJsonObject("capabilities").getJsonArray("drop").forEach(cap -> options.addAll(List.of("--cap-drop",
+                ((jakarta.json.JsonString) cap).getString())));
+        operator.getJsonArray("volumeMounts").forEach(mount -> {
+            if (emptyDirs.contains(mount.asJsonObject().getString("name"))) {
+                options.addAll(List.of("--mount", "type=tmpfs,destination=" + mount.asJsonObject().getString("mountPath")
+                        + ",tmpfs-mode=1777"));
+            }
+        });
+        String memory = operator.getJsonObject("resources").getJsonObject("limits").getString("memory");
+        options.addAll(List.of("--memory", memory.replace("Mi", "m")));
+        return options;
+    }
+    private final String container = "mooring-image-it-" + ProcessHandle.current().pid();
+
+    @AfterEach
+    void remove() {
+        Podman.remove(container);
+    }
+
+    @Test
+    void theDemoImageStartsAsUser1001WithJsonLogsAndReconciles() throws Exception {
+        Path root = Path.of(System.getProperty("mooring.it.root"));
+        String base = Podman.standInBase();
+        Podman.build(root, root.resolve("liberty-config/Containerfile"), base, TAG);
+
+        String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "image");
+        // the kubeconfig with a bearer token and the CA inline, readable by the container's user
+        Path kube = Files.createTempDirectory(Path.of(System.getProperty("mooring.it.failover.dir")).getParent(), "image-kube");
+        Files.setPosixFilePermissions(kube, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.copy(Testbed.runDir().resolve("token.kubeconfig"), kube.resolve("config"));
+        Files.setPosixFilePermissions(kube.resolve("config"), PosixFilePermissions.fromString("rw-r--r--"));
+        int http;
+        int https;
+        try (ServerSocket a = new ServerSocket(0); ServerSocket b = new ServerSocket(0)) {
+            http = a.getLocalPort();
+            https = b.getLocalPort();
+        }
+        List<String> options = new java.util.ArrayList<>(List.of("-e", "HTTP_PORT=" + http, "-e", "HTTPS_PORT=" + https,
+                "-e", "KUBECONFIG=/var/run/mooring/kube/config", "-e", "MOORING_NAMESPACE=" + namespace,
+                "-v", kube + ":/var/run/mooring/kube:ro"));
+        options.addAll(asTheDeploymentSays(dev.mooring.manifests.Workload.deployment(
+                new dev.mooring.manifests.Workload.Settings("mooring-demo", namespace, TAG, 1, null, false))));
+        long launched = System.nanoTime();
+        Podman.runDetached(container, options, TAG);
+        HttpClient client = HttpClient.newHttpClient();
+        Eventually.await("the operator in the container ready", Duration.ofMinutes(3), () -> client.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + http + "/health/ready")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode(), status -> status == 200);
+        Duration ready = Duration.ofNanos(System.nanoTime() - launched);
+        System.out.println("[image] podman run -> /health/ready UP: " + ready.toMillis() + " ms (stand-in base, HotSpot 17)");
+
+        assertTrue(Podman.podman("exec", container, "cat", "/proc/1/status").lines()
+                .anyMatch(line -> line.matches("Uid:\\s+1001\\s+1001\\s+1001\\s+1001")), "the server runs as user 1001");
+        String logs = Podman.podman("logs", container);
+        List<String> lines = logs.lines().filter(line -> !line.isBlank()).toList();
+        assertTrue(lines.size() > 5, logs);
+        // every line is a JSON record, except the two that come before Liberty's logging starts: the server script's
+        // "Launching defaultServer ..." and the JVM's own warnings (HotSpot's about class sharing)
+        for (String line : lines) {
+            if (line.startsWith("Launching defaultServer ") || line.startsWith("OpenJDK 64-Bit Server VM warning: ")) {
+                continue;
+            }
+            assertTrue(line.startsWith("{") && com.google.gson.JsonParser.parseString(line).isJsonObject(), "not a JSON record: " + line);
+        }
+        assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller configmap-mirror"), logs);
+
+        KubeHttp http2 = new KubeHttp(Testbed.client());
+        http2.send("POST", "/api/v1/namespaces/" + namespace + "/configmaps", Map.of(), "{\"metadata\":{\"name\":\"hello\","
+                + "\"labels\":{\"example.com/mirror\":\"true\"}},\"data\":{\"greeting\":\"hi\"}}", "application/json");
+        Eventually.await("the mirror written by the operator in the container", Duration.ofSeconds(60),
+                () -> http2.getOptional("/api/v1/namespaces/" + namespace + "/configmaps/hello-mirror", Map.of()).isPresent());
+        assertEquals("hi", http2.get("/api/v1/namespaces/" + namespace + "/configmaps/hello-mirror", Map.of())
+                .getAsJsonObject("data").get("greeting").getAsString());
+    }
+}

@@ -1,0 +1,105 @@
+package dev.mooring.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Podman as this machine runs it: as root, with runc and cgroupfs (crun fails on this kernel's
+ * cgroup layout), and ulimits set explicitly (the defaults are refused). Test code only.
+ */
+final class Podman {
+
+    private static final List<String> GLOBAL = List.of("podman", "--runtime", "runc", "--cgroup-manager=cgroupfs");
+    private static final List<String> ULIMITS = List.of("--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024");
+
+    private Podman() {
+    }
+
+    /** What a command printed and how it ended. */
+    record Result(int exit, String output) {
+    }
+
+    /** The stand-in base image (built once, then loaded from the cache): liberty-base/build.sh. */
+    static String standInBase() throws Exception {
+        Path script = Path.of(System.getProperty("mooring.it.root"), "liberty-base/build.sh");
+        Result built = run(Duration.ofMinutes(20), List.of("bash", script.toString()));
+        if (built.exit() != 0) {
+            throw new IllegalStateException("liberty-base/build.sh failed: " + built.output());
+        }
+        String[] lines = built.output().trim().split("\n");
+        return lines[lines.length - 1].trim();
+    }
+
+    /** Builds {@code containerfile} in {@code context} on {@code base} as {@code tag}. */
+    static void build(Path context, Path containerfile, String base, String tag) throws Exception {
+        List<String> command = new ArrayList<>(GLOBAL);
+        command.addAll(List.of("build", "-q", "-f", containerfile.toString(), "--build-arg", "BASE=" + base, "-t", tag));
+        command.addAll(ULIMITS);
+        command.add(context.toString());
+        Result built = run(Duration.ofMinutes(10), command);
+        if (built.exit() != 0) {
+            throw new IllegalStateException("podman build of " + containerfile + " failed: " + built.output());
+        }
+    }
+
+    /** Starts a detached container on the host's network; returns its id. */
+    static String runDetached(String name, List<String> options, String image) throws Exception {
+        List<String> command = new ArrayList<>(GLOBAL);
+        command.addAll(List.of("run", "-d", "--name", name, "--network", "host"));
+        command.addAll(ULIMITS);
+        command.addAll(options);
+        command.add(image);
+        Result started = run(Duration.ofMinutes(2), command);
+        if (started.exit() != 0) {
+            throw new IllegalStateException("podman run failed: " + started.output());
+        }
+        return started.output().trim();
+    }
+
+    /** A podman command with the global options; fails on a non-zero exit. */
+    static String podman(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(GLOBAL);
+        command.addAll(List.of(arguments));
+        Result result = run(Duration.ofMinutes(2), command);
+        if (result.exit() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed: " + result.output());
+        }
+        return result.output();
+    }
+
+    /** Removes the container, running or not; never fails. */
+    static void remove(String name) {
+        try {
+            List<String> command = new ArrayList<>(GLOBAL);
+            command.addAll(List.of("rm", "-f", "-t", "5", name));
+            run(Duration.ofMinutes(1), command);
+        } catch (Exception e) {
+            // nothing to remove
+        }
+    }
+
+    private static Result run(Duration timeout, List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getOutputStream().close();
+        byte[][] output = new byte[1][];
+        Thread reader = new Thread(() -> {
+            try {
+                output[0] = process.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                output[0] = new byte[0];
+            }
+        }, "podman-output");
+        reader.start();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(String.join(" ", command) + " did not finish within " + timeout);
+        }
+        reader.join();
+        return new Result(process.exitValue(), new String(output[0], StandardCharsets.UTF_8));
+    }
+}
