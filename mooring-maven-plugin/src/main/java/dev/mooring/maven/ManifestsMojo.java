@@ -75,6 +75,13 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter(property = "mooring.manifests.without-webhooks", defaultValue = "false")
     boolean withoutWebhooks;
 
+    /**
+     * Send the operator's own requests (its ServiceAccount's) to its webhooks too; by default a match
+     * condition leaves them out, so that the operator's writes never wait on its own pod.
+     */
+    @Parameter(property = "mooring.manifests.webhooks-admit-operator", defaultValue = "false")
+    boolean webhooksAdmitOperator;
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         Path classesDir = Path.of(project.getBuild().getOutputDirectory());
@@ -100,7 +107,8 @@ public class ManifestsMojo extends AbstractMojo {
                 return;
             }
             Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
-                    replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks), System.getenv());
+                    replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks,
+                    webhooksAdmitOperator), System.getenv());
             Files.createDirectories(output.toPath());
             for (Map.Entry<String, String> file : files.entrySet()) {
                 Files.writeString(output.toPath().resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);

@@ -42,6 +42,8 @@ public final class GenerateManifests {
 
     private static final List<String> VALUED = List.of("--output", "--name", "--namespace", "--lease-name", "--image", "--replicas",
             "--ca-file", "--inject-ca-from");
+    /** The options without a value. */
+    private static final List<String> FLAGS = List.of("--without-webhooks", "--webhooks-admit-operator");
 
     private GenerateManifests() {
     }
@@ -78,7 +80,13 @@ public final class GenerateManifests {
      * @param withoutWebhooks true to leave the webhooks out (no Service, no registration)
      */
     public record Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-            String injectCaFrom, boolean withoutWebhooks) {
+            String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator) {
+
+        /** Options whose webhooks leave the operator's own requests out (the default). */
+        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
+                String injectCaFrom, boolean withoutWebhooks) {
+            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, false);
+        }
 
         public Options {
             if ((name == null) != (namespace == null)) {
@@ -98,13 +106,13 @@ public final class GenerateManifests {
         for (int i = 0; i < args.size(); i++) {
             if (VALUED.contains(args.get(i))) {
                 i++;
-            } else if (!args.get(i).equals("--without-webhooks")) {
+            } else if (!FLAGS.contains(args.get(i))) {
                 classes.add(Class.forName(args.get(i)));
             }
         }
         return files(classes, new Options(options.get("--name"), options.get("--namespace"), options.get("--image"),
                 replicas(options), options.get("--lease-name"), options.get("--ca-file"), options.get("--inject-ca-from"),
-                args.contains("--without-webhooks")),
+                args.contains("--without-webhooks"), args.contains("--webhooks-admit-operator")),
                 environment);
     }
 
@@ -169,9 +177,10 @@ public final class GenerateManifests {
                     new WebhookConfigurations.ControllerScope(definition.kind(), definition.namespace())));
         }
         // webhook names must be qualified: the Service's own DNS name is, and belongs to this operator alone
+        WebhookConfigurations.Target target = new WebhookConfigurations.Target(name + "." + namespace + ".svc", name, namespace, 443,
+                ca == null ? null : Files.readAllBytes(Path.of(ca)), options.injectCaFrom());
         return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace,
-                new WebhookConfigurations.Target(name + "." + namespace + ".svc", name, namespace, 443,
-                        ca == null ? null : Files.readAllBytes(Path.of(ca)), options.injectCaFrom())));
+                options.webhooksAdmitOperator() ? target.admittingTheOperator() : target));
     }
 
     private static int replicas(Map<String, String> options) {
@@ -192,9 +201,9 @@ public final class GenerateManifests {
                     throw new IllegalArgumentException(arg + " needs a value");
                 }
                 options.put(arg, args.get(++i));
-            } else if (arg.startsWith("--") && !arg.equals("--without-webhooks")) {
+            } else if (arg.startsWith("--") && !FLAGS.contains(arg)) {
                 throw new IllegalArgumentException("unknown option " + arg + " (options: " + String.join(", ", VALUED)
-                        + ", --without-webhooks)");
+                        + ", " + String.join(", ", FLAGS) + ")");
             }
         }
         return options;

@@ -16,7 +16,7 @@ import java.util.Optional;
  * <pre>
  * java -cp OPERATOR_JAR:MOORING_CLASSPATH dev.mooring.runtime.admission.GenerateWebhooks \
  *     --name widgets.example.com --service widgets --namespace operators [--port 443] \
- *     [--ca-file ca.crt] CLASS...
+ *     [--ca-file ca.crt] [--webhooks-admit-operator] CLASS...
  * </pre>
  *
  * <p>CLASS names the operator's admission beans, and its {@code @Controller} beans so that
@@ -36,7 +36,7 @@ public final class GenerateWebhooks {
             PrintStream err = System.err;
             err.println("mooring: " + e.getMessage());
             err.println("usage: GenerateWebhooks --name NAME --service SERVICE --namespace NAMESPACE [--port 443]"
-                    + " [--ca-file FILE] CLASS...");
+                    + " [--ca-file FILE] [--webhooks-admit-operator] CLASS...");
             System.exit(2);
         }
     }
@@ -48,6 +48,7 @@ public final class GenerateWebhooks {
         String namespace = null;
         String caFile = null;
         int port = 443;
+        boolean admitOperator = false;
         List<Class<?>> classes = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
@@ -56,6 +57,7 @@ public final class GenerateWebhooks {
                 case "--service" -> service = value(args, ++i, arg);
                 case "--namespace" -> namespace = value(args, ++i, arg);
                 case "--ca-file" -> caFile = value(args, ++i, arg);
+                case "--webhooks-admit-operator" -> admitOperator = true;
                 case "--port" -> {
                     String text = value(args, ++i, arg);
                     try {
@@ -91,7 +93,8 @@ public final class GenerateWebhooks {
         }
         WebhookConfigurations.Target target = new WebhookConfigurations.Target(name, service, namespace, port,
                 Files.readAllBytes(Path.of(ca)));
-        return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace, target));
+        return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace,
+                admitOperator ? target.admittingTheOperator() : target));
     }
 
     private static String value(List<String> args, int index, String option) {

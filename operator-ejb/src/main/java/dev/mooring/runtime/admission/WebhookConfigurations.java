@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.models.AdmissionregistrationV1ServiceReferen
 import io.kubernetes.client.openapi.models.AdmissionregistrationV1WebhookClientConfig;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1LabelSelectorRequirement;
+import io.kubernetes.client.openapi.models.V1MatchCondition;
 import io.kubernetes.client.openapi.models.V1MutatingWebhook;
 import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -33,9 +34,18 @@ import org.yaml.snakeyaml.Yaml;
  * the operator and present only when it has webhooks. Webhook {@code i} (the route's position
  * among all routes) is named {@code mutate-<i>.<operator>} or {@code validate-<i>.<operator>}
  * and carries {@code admissionReviewVersions: [v1]}, {@code sideEffects: None},
- * {@code matchPolicy: Exact}, the route's failure policy and timeout, a service reference to
- * the operator's Service with the route's path, the CA bundle, and (mutating only)
+ * {@code matchPolicy: Equivalent} (a request made through another version of the resource is sent
+ * too, converted to the route's version), the route's failure policy and timeout, a service
+ * reference to the operator's Service with the route's path, the CA bundle, and (mutating only)
  * {@code reinvocationPolicy: Never}.
+ *
+ * <p>Match conditions keep the operator from blocking itself when its webhooks cannot answer
+ * (its pod not serving, a bad rollout): {@code not-the-operator} leaves out the requests of the
+ * operator's own ServiceAccount (the Service's name in its namespace, as the generated manifests
+ * name both), unless {@link Target#admitOperator()}; and a webhook on Pods, Deployments or
+ * ReplicaSets gets {@code not-the-operators-workload}, which leaves out those of the operator's
+ * namespace labelled {@code app.kubernetes.io/name=<service name>}, so that a broken webhook cannot
+ * block the repair of the operator itself.
  *
  * <p>Namespace selectors: a route's explicit selector; none for cluster-scoped kinds; for a
  * namespaced kind with a controller, the namespaces its controllers watch (none when one watches
@@ -67,13 +77,25 @@ public final class WebhookConfigurations {
      * @param caBundle PEM certificates of the CA that signed the serving certificate, or null with {@code injectCaFrom}
      * @param injectCaFrom the cert-manager Certificate ({@code namespace/name}) whose CA cert-manager's CA injector
      *     writes into the configurations, or null with {@code caBundle}
+     * @param admitOperator true to send the operator's own requests to its webhooks too (by default they are left out)
      */
     public record Target(String name, String serviceName, String serviceNamespace, int servicePort, byte[] caBundle,
-            String injectCaFrom) {
+            String injectCaFrom, boolean admitOperator) {
 
         /** A target with a CA bundle of its own. */
         public Target(String name, String serviceName, String serviceNamespace, int servicePort, byte[] caBundle) {
             this(name, serviceName, serviceNamespace, servicePort, caBundle, null);
+        }
+
+        /** A target whose webhooks leave the operator's own requests out. */
+        public Target(String name, String serviceName, String serviceNamespace, int servicePort, byte[] caBundle,
+                String injectCaFrom) {
+            this(name, serviceName, serviceNamespace, servicePort, caBundle, injectCaFrom, false);
+        }
+
+        /** This target, with the operator's own requests sent to its webhooks too. */
+        public Target admittingTheOperator() {
+            return new Target(name, serviceName, serviceNamespace, servicePort, caBundle, injectCaFrom, true);
         }
 
         /**
@@ -143,16 +165,18 @@ public final class WebhookConfigurations {
                             .namespace(target.serviceNamespace()).path(route.path()).port(target.servicePort()))
                     .caBundle(target.caBundle());
             V1LabelSelector selector = namespaceSelector(route, controllers, operatorNamespace);
+            List<V1MatchCondition> conditions = matchConditions(route, target);
             if (route.mutating()) {
                 mutating.add(new V1MutatingWebhook().name("mutate-" + index + "." + target.name())
-                        .admissionReviewVersions(List.of("v1")).sideEffects("None").matchPolicy("Exact")
+                        .admissionReviewVersions(List.of("v1")).sideEffects("None").matchPolicy("Equivalent")
                         .failurePolicy(route.failurePolicy().wireName()).timeoutSeconds(route.timeoutSeconds())
-                        .reinvocationPolicy("Never").clientConfig(client).rules(List.of(rule)).namespaceSelector(selector));
+                        .reinvocationPolicy("Never").clientConfig(client).rules(List.of(rule)).namespaceSelector(selector)
+                        .matchConditions(conditions));
             } else {
                 validating.add(new V1ValidatingWebhook().name("validate-" + index + "." + target.name())
-                        .admissionReviewVersions(List.of("v1")).sideEffects("None").matchPolicy("Exact")
+                        .admissionReviewVersions(List.of("v1")).sideEffects("None").matchPolicy("Equivalent")
                         .failurePolicy(route.failurePolicy().wireName()).timeoutSeconds(route.timeoutSeconds())
-                        .clientConfig(client).rules(List.of(rule)).namespaceSelector(selector));
+                        .clientConfig(client).rules(List.of(rule)).namespaceSelector(selector).matchConditions(conditions));
             }
         }
         List<KubernetesObject> configurations = new ArrayList<>();
@@ -165,6 +189,25 @@ public final class WebhookConfigurations {
                     .kind("ValidatingWebhookConfiguration").metadata(metadata(target)).webhooks(validating));
         }
         return configurations;
+    }
+
+    /** The kinds the operator's own workload is made of: what {@code not-the-operators-workload} guards. */
+    private static final java.util.Set<String> WORKLOAD = java.util.Set.of("/pods", "apps/deployments", "apps/replicasets");
+
+    /** See the class description. The names are DNS labels (checked by {@link Target}), safe inside CEL strings. */
+    private static List<V1MatchCondition> matchConditions(AdmissionRoute route, Target target) {
+        List<V1MatchCondition> conditions = new ArrayList<>();
+        if (!target.admitOperator()) {
+            conditions.add(new V1MatchCondition().name("not-the-operator").expression("request.userInfo.username != "
+                    + "'system:serviceaccount:" + target.serviceNamespace() + ":" + target.serviceName() + "'"));
+        }
+        if (WORKLOAD.contains(route.target().group() + "/" + route.plural()) && route.subresource().isEmpty()) {
+            conditions.add(new V1MatchCondition().name("not-the-operators-workload").expression("!(request.namespace == '"
+                    + target.serviceNamespace() + "' && [object, oldObject].exists(o, o != null && has(o.metadata)"
+                    + " && has(o.metadata.labels) && 'app.kubernetes.io/name' in o.metadata.labels"
+                    + " && o.metadata.labels['app.kubernetes.io/name'] == '" + target.serviceName() + "'))"));
+        }
+        return conditions;
     }
 
     /** The configurations' name, and cert-manager's CA injection annotation when the CA comes from it. */

@@ -50,6 +50,50 @@ class WebhookConfigurationsTest {
         }
     }
 
+    static class Workloads {
+        @Validating
+        void pods(AdmissionRequest<io.kubernetes.client.openapi.models.V1Pod> request) {
+        }
+
+        @Mutating
+        V1Deployment deployments(AdmissionRequest<V1Deployment> request) {
+            return null;
+        }
+    }
+
+    /**
+     * The operator's own ServiceAccount is left out of every webhook unless admitted; webhooks on
+     * Pods and Deployments (not on their subresources) leave out the operator's own workload.
+     */
+    @Test
+    void matchConditionsLeaveTheOperatorAndItsWorkloadOut() {
+        List<AdmissionRoute> workloads = new java.util.ArrayList<>(AdmissionRoutes.of(Workloads.class));
+        workloads.addAll(routes);
+        List<KubernetesObject> configurations = WebhookConfigurations.of(workloads, List.of(), "operators", TARGET);
+        String notOperator = "request.userInfo.username != 'system:serviceaccount:operators:widgets'";
+        String notWorkload = "!(request.namespace == 'operators' && [object, oldObject].exists(o, o != null && has(o.metadata)"
+                + " && has(o.metadata.labels) && 'app.kubernetes.io/name' in o.metadata.labels"
+                + " && o.metadata.labels['app.kubernetes.io/name'] == 'widgets'))";
+        V1MutatingWebhook deployments = ((V1MutatingWebhookConfiguration) configurations.get(0)).getWebhooks().stream()
+                .filter(webhook -> webhook.getClientConfig().getService().getPath().endsWith("/deployments")).findFirst().orElseThrow();
+        assertEquals(List.of("not-the-operator", "not-the-operators-workload"),
+                deployments.getMatchConditions().stream().map(io.kubernetes.client.openapi.models.V1MatchCondition::getName).toList());
+        assertEquals(notOperator, deployments.getMatchConditions().get(0).getExpression());
+        assertEquals(notWorkload, deployments.getMatchConditions().get(1).getExpression());
+        for (V1ValidatingWebhook webhook : ((V1ValidatingWebhookConfiguration) configurations.get(1)).getWebhooks()) {
+            String path = webhook.getClientConfig().getService().getPath();
+            List<String> names = webhook.getMatchConditions().stream().map(io.kubernetes.client.openapi.models.V1MatchCondition::getName)
+                    .toList();
+            assertEquals(path.endsWith("/pods/pods") ? List.of("not-the-operator", "not-the-operators-workload")
+                    : List.of("not-the-operator"), names, path + " (deployments/scale is a subresource: no workload condition)");
+        }
+        List<KubernetesObject> admitting = WebhookConfigurations.of(workloads, List.of(), "operators", TARGET.admittingTheOperator());
+        for (V1ValidatingWebhook webhook : ((V1ValidatingWebhookConfiguration) admitting.get(1)).getWebhooks()) {
+            assertTrue(webhook.getMatchConditions().stream().noneMatch(condition -> condition.getName().equals("not-the-operator")),
+                    webhook.getName());
+        }
+    }
+
     private final List<AdmissionRoute> routes = AdmissionRoutes.of(Policies.class);
 
     @Test
@@ -67,7 +111,7 @@ class WebhookConfigurationsTest {
         V1MutatingWebhook defaults = mutating.getWebhooks().get(0);
         assertEquals(List.of("v1"), defaults.getAdmissionReviewVersions());
         assertEquals("None", defaults.getSideEffects());
-        assertEquals("Exact", defaults.getMatchPolicy());
+        assertEquals("Equivalent", defaults.getMatchPolicy());
         assertEquals("Never", defaults.getReinvocationPolicy());
         assertEquals("Fail", defaults.getFailurePolicy());
         assertEquals(5, defaults.getTimeoutSeconds());
