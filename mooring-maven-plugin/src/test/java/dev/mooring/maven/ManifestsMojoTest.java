@@ -58,7 +58,7 @@ class ManifestsMojoTest {
         mojo.replicas = 1;
         mojo.execute();
         Path manifests = dir.resolve("manifests");
-        assertEquals(List.of("crds.yaml", "deployment.yaml", "kustomization.yaml", "rbac.yaml"),
+        assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml"),
                 Files.list(manifests).map(file -> file.getFileName().toString()).sorted().toList());
         assertTrue(Files.readString(manifests.resolve("crds.yaml")).contains("name: widgets.example.com"));
         assertTrue(Files.readString(manifests.resolve("rbac.yaml")).contains("- widgets/status"));

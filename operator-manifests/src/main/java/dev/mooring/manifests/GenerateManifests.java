@@ -42,6 +42,9 @@ public final class GenerateManifests {
 
     private static final List<String> VALUED = List.of("--output", "--name", "--namespace", "--lease-name", "--image", "--replicas",
             "--ca-file", "--inject-ca-from");
+    /** The single-file install beside the kustomize folder: every object, not listed in kustomization.yaml. */
+    public static final String INSTALL_FILE = "install.yaml";
+
     /** The options without a value. */
     private static final List<String> FLAGS = List.of("--without-webhooks", "--webhooks-admit-operator");
 
@@ -118,7 +121,8 @@ public final class GenerateManifests {
 
     /**
      * The files for these classes (custom resources, controllers, admission beans; others are
-     * skipped), by name, in install order, {@code kustomization.yaml} last.
+     * skipped), by name, in install order, then {@code kustomization.yaml}, then
+     * {@link #INSTALL_FILE} with all of them in one file.
      *
      * @throws IllegalArgumentException naming what is wrong, or when there is nothing to generate
      */
@@ -137,7 +141,9 @@ public final class GenerateManifests {
             if (options.image() != null) {
                 Workload.Settings workload = new Workload.Settings(options.name(), options.namespace(), options.image(),
                         options.replicas(), options.leaseName(), webhooks);
-                files.put("deployment.yaml", Yaml.of(List.of(Workload.deployment(workload))));
+                List<JsonObject> deployment = new ArrayList<>(List.of(Workload.deployment(workload)));
+                Workload.disruptionBudget(workload).ifPresent(deployment::add);
+                files.put("deployment.yaml", Yaml.of(deployment));
                 if (webhooks) {
                     files.put("service.yaml", Yaml.of(List.of(Workload.service(workload))));
                 }
@@ -151,8 +157,14 @@ public final class GenerateManifests {
                     + " is a @CustomResource, and the rest needs --name and --namespace");
         }
         StringBuilder kustomization = new StringBuilder("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
-        files.keySet().forEach(file -> kustomization.append("  - ").append(file).append('\n'));
+        StringBuilder install = new StringBuilder("# Every object of this folder in one file, in install order (kubectl apply -f"
+                + " install.yaml); kustomization.yaml lists the same objects by file\n");
+        files.forEach((file, content) -> {
+            kustomization.append("  - ").append(file).append('\n');
+            install.append("# ").append(file).append('\n').append(content);
+        });
         files.put("kustomization.yaml", kustomization.toString());
+        files.put(INSTALL_FILE, install.toString());
         return files;
     }
 

@@ -57,9 +57,38 @@ public final class Workload {
         return java.util.Collections.unmodifiableMap(folders);
     }
 
+    /**
+     * Kubernetes' recommended labels of the operator's objects: {@code name} (also the selector,
+     * which never changes), {@code instance}, {@code component}, {@code part-of} and
+     * {@code managed-by}.
+     */
+    static JsonObject labels(Settings settings) {
+        return Json.createObjectBuilder().add("app.kubernetes.io/name", settings.name())
+                .add("app.kubernetes.io/instance", settings.name()).add("app.kubernetes.io/component", "operator")
+                .add("app.kubernetes.io/part-of", settings.name()).add("app.kubernetes.io/managed-by", "mooring").build();
+    }
+
+    private static JsonObject selector(Settings settings) {
+        return Json.createObjectBuilder().add("app.kubernetes.io/name", settings.name()).build();
+    }
+
+    /**
+     * With more than one replica, a PodDisruptionBudget that keeps one pod of the operator through
+     * voluntary disruptions (node drains): the leader or a standby ready to take over; else empty.
+     */
+    public static java.util.Optional<JsonObject> disruptionBudget(Settings settings) {
+        if (settings.replicas() < 2) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(Json.createObjectBuilder().add("apiVersion", "policy/v1").add("kind", "PodDisruptionBudget")
+                .add("metadata", metadata(settings).add("labels", labels(settings)))
+                .add("spec", Json.createObjectBuilder().add("minAvailable", 1)
+                        .add("selector", Json.createObjectBuilder().add("matchLabels", selector(settings))))
+                .build());
+    }
+
     /** The Deployment. */
     public static JsonObject deployment(Settings settings) {
-        JsonObjectBuilder labels = Json.createObjectBuilder().add("app.kubernetes.io/name", settings.name());
         JsonArrayBuilder env = Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "MOORING_NAMESPACE")
                 .add("valueFrom", Json.createObjectBuilder().add("fieldRef", Json.createObjectBuilder()
                         .add("fieldPath", "metadata.namespace"))));
@@ -75,7 +104,7 @@ public final class Workload {
                 .add("env", env).add("ports", ports)
                 .add("startupProbe", probe("/health/started", 2, 60))
                 .add("livenessProbe", probe("/health/live", 10, 3))
-                .add("readinessProbe", probe("/health/ready", 5, 1))
+                .add("readinessProbe", probe("/health/ready", 5, 3))
                 .add("resources", Json.createObjectBuilder()
                         .add("requests", Json.createObjectBuilder().add("cpu", "100m").add("memory", "384Mi"))
                         .add("limits", Json.createObjectBuilder().add("memory", "768Mi")))
@@ -99,11 +128,11 @@ public final class Workload {
         container.add("volumeMounts", mounts);
         pod.add("volumes", volumes);
         pod.add("containers", Json.createArrayBuilder().add(container));
-        JsonObject podLabels = labels.build();
+        JsonObject podLabels = labels(settings);
         return Json.createObjectBuilder().add("apiVersion", "apps/v1").add("kind", "Deployment")
                 .add("metadata", metadata(settings).add("labels", podLabels))
                 .add("spec", Json.createObjectBuilder().add("replicas", settings.replicas())
-                        .add("selector", Json.createObjectBuilder().add("matchLabels", podLabels))
+                        .add("selector", Json.createObjectBuilder().add("matchLabels", selector(settings)))
                         .add("template", Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("labels", podLabels))
                                 .add("spec", pod)))
                 .build();
@@ -112,9 +141,9 @@ public final class Workload {
     /** The Service of the webhooks: port 443 to the pods' HTTPS port. */
     public static JsonObject service(Settings settings) {
         return Json.createObjectBuilder().add("apiVersion", "v1").add("kind", "Service")
-                .add("metadata", metadata(settings))
+                .add("metadata", metadata(settings).add("labels", labels(settings)))
                 .add("spec", Json.createObjectBuilder()
-                        .add("selector", Json.createObjectBuilder().add("app.kubernetes.io/name", settings.name()))
+                        .add("selector", selector(settings))
                         .add("ports", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "https").add("port", 443)
                                 .add("targetPort", "https"))))
                 .build();
@@ -133,7 +162,8 @@ public final class Workload {
     }
 
     private static JsonObject probe(String path, int period, int failures) {
+        // 3 s to answer (the kubelet's default, 1 s, is short for a JVM on 2 CPUs under load): one slow answer is no failure
         return Json.createObjectBuilder().add("httpGet", Json.createObjectBuilder().add("path", path).add("port", "http"))
-                .add("periodSeconds", period).add("failureThreshold", failures).build();
+                .add("periodSeconds", period).add("timeoutSeconds", 3).add("failureThreshold", failures).build();
     }
 }

@@ -26,7 +26,8 @@ class GenerateManifestsTest {
         Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators", "--image",
                 "example/widgets:1", "--replicas", "2", "--lease-name", "widgets", "--ca-file", ca.toString(), Widget.class.getName(),
                 WidgetController.class.getName(), DeploymentPolicy.class.getName()), Map.of());
-        assertEquals(List.of("crds.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "webhooks.yaml", "kustomization.yaml"),
+        assertEquals(List.of("crds.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "webhooks.yaml", "kustomization.yaml",
+                "install.yaml"),
                 List.copyOf(files.keySet()));
         String deployment = files.get("deployment.yaml");
         for (String expected : List.of("replicas: 2", "image: example/widgets:1", "serviceAccountName: widgets",
@@ -39,13 +40,45 @@ class GenerateManifestsTest {
                 files.get("webhooks.yaml"));
         assertTrue(files.get("kustomization.yaml").contains("  - webhooks.yaml\n"), files.get("kustomization.yaml"));
         assertTrue(files.get("rbac.yaml").contains("- leases"), "leader election rights with a Lease");
+        // two replicas: a disruption budget keeps one; the recommended labels, the selector by name alone
+        assertTrue(deployment.contains("kind: PodDisruptionBudget") && deployment.contains("minAvailable: 1"), deployment);
+        for (String label : List.of("app.kubernetes.io/name: widgets", "app.kubernetes.io/instance: widgets",
+                "app.kubernetes.io/component: operator", "app.kubernetes.io/part-of: widgets", "app.kubernetes.io/managed-by: mooring")) {
+            assertTrue(deployment.contains(label) && files.get("service.yaml").contains(label), label);
+        }
+        // install.yaml: the same documents as the folder, in the same order, and not listed in the kustomization
+        assertTrue(!files.get("kustomization.yaml").contains("install.yaml"), files.get("kustomization.yaml"));
+        org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(
+                new org.yaml.snakeyaml.LoaderOptions()));
+        List<Object> listed = new java.util.ArrayList<>();
+        for (String file : List.of("crds.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "webhooks.yaml")) {
+            yaml.loadAll(files.get(file)).forEach(document -> {
+                if (document != null) {
+                    listed.add(document);
+                }
+            });
+        }
+        List<Object> single = new java.util.ArrayList<>();
+        yaml.loadAll(files.get("install.yaml")).forEach(document -> {
+            if (document != null) {
+                single.add(document);
+            }
+        });
+        assertEquals(listed, single);
+    }
+
+    @Test
+    void oneReplicaHasNoDisruptionBudget() throws Exception {
+        Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators", "--image",
+                "example/widgets:1", WidgetController.class.getName()), Map.of());
+        assertTrue(!files.get("deployment.yaml").contains("PodDisruptionBudget"), files.get("deployment.yaml"));
     }
 
     @Test
     void withoutWebhooksThereIsNoServiceNorRegistration() throws Exception {
         Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators", "--image",
                 "example/widgets:1", "--without-webhooks", WidgetController.class.getName(), DeploymentPolicy.class.getName()), Map.of());
-        assertEquals(List.of("rbac.yaml", "deployment.yaml", "kustomization.yaml"), List.copyOf(files.keySet()));
+        assertEquals(List.of("rbac.yaml", "deployment.yaml", "kustomization.yaml", "install.yaml"), List.copyOf(files.keySet()));
         assertTrue(!files.get("deployment.yaml").contains("webhook-tls"), files.get("deployment.yaml"));
     }
 
