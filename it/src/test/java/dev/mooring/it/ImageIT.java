@@ -32,40 +32,6 @@ class ImageIT {
 
     private static final String TAG = "localhost/mooring-demo:it";
 
-    /**
-     * The podman options for the generated Deployment's container: its read-only root file system,
-     * each {@code emptyDir} mount as a tmpfs (mode 1777, as an emptyDir is writable by any user),
-     * dropped capabilities, no privilege escalation, its memory limit.
-     */
-    static List<String> asTheDeploymentSays(jakarta.json.JsonObject deployment) {
-        jakarta.json.JsonObject pod = deployment.getJsonObject("spec").getJsonObject("template").getJsonObject("spec");
-        jakarta.json.JsonObject operator = pod.getJsonArray("containers").getJsonObject(0);
-        java.util.Set<String> emptyDirs = new java.util.HashSet<>();
-        pod.getJsonArray("volumes").forEach(volume -> {
-            if (volume.asJsonObject().containsKey("emptyDir")) {
-                emptyDirs.add(volume.asJsonObject().getString("name"));
-            }
-        });
-        List<String> options = new java.util.ArrayList<>();
-        jakarta.json.JsonObject security = operator.getJsonObject("securityContext");
-        if (security.getBoolean("readOnlyRootFilesystem")) {
-            options.add("--read-only");
-        }
-        if (!security.getBoolean("allowPrivilegeEscalation")) {
-            options.addAll(List.of("--security-opt", "no-new-privileges"));
-        }
-        security.getJsonObject("capabilities").getJsonArray("drop").forEach(cap -> options.addAll(List.of("--cap-drop",
-                ((jakarta.json.JsonString) cap).getString())));
-        operator.getJsonArray("volumeMounts").forEach(mount -> {
-            if (emptyDirs.contains(mount.asJsonObject().getString("name"))) {
-                options.addAll(List.of("--mount", "type=tmpfs,destination=" + mount.asJsonObject().getString("mountPath")
-                        + ",tmpfs-mode=1777"));
-            }
-        });
-        String memory = operator.getJsonObject("resources").getJsonObject("limits").getString("memory");
-        options.addAll(List.of("--memory", memory.replace("Mi", "m")));
-        return options;
-    }
     private final String container = "mooring-image-it-" + ProcessHandle.current().pid();
 
     @AfterEach
@@ -76,7 +42,7 @@ class ImageIT {
     @Test
     void theDemoImageStartsAsUser1001WithJsonLogsAndReconciles() throws Exception {
         Path root = Path.of(System.getProperty("mooring.it.root"));
-        String base = Podman.standInBase();
+        String base = Podman.standInBase(root);
         Podman.build(root, root.resolve("liberty-config/Containerfile"), base, TAG);
 
         String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "image");
@@ -94,7 +60,7 @@ class ImageIT {
         List<String> options = new java.util.ArrayList<>(List.of("-e", "HTTP_PORT=" + http, "-e", "HTTPS_PORT=" + https,
                 "-e", "KUBECONFIG=/var/run/mooring/kube/config", "-e", "MOORING_NAMESPACE=" + namespace,
                 "-v", kube + ":/var/run/mooring/kube:ro"));
-        options.addAll(asTheDeploymentSays(dev.mooring.manifests.Workload.deployment(
+        options.addAll(Podman.asTheDeploymentSays(dev.mooring.manifests.Workload.deployment(
                 new dev.mooring.manifests.Workload.Settings("mooring-demo", namespace, TAG, 1, null, false))));
         long launched = System.nanoTime();
         Podman.runDetached(container, options, TAG);

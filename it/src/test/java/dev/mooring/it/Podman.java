@@ -10,9 +10,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Podman as this machine runs it: as root, with runc and cgroupfs (crun fails on this kernel's
- * cgroup layout), and ulimits set explicitly (the defaults are refused). Test code only.
+ * cgroup layout), and ulimits set explicitly (the defaults are refused). Test code only, shared
+ * with the author-path tests through this module's test jar.
  */
-final class Podman {
+public final class Podman {
 
     private static final List<String> GLOBAL = List.of("podman", "--runtime", "runc", "--cgroup-manager=cgroupfs");
     private static final List<String> ULIMITS = List.of("--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024");
@@ -24,9 +25,9 @@ final class Podman {
     record Result(int exit, String output) {
     }
 
-    /** The stand-in base image (built once, then loaded from the cache): liberty-base/build.sh. */
-    static String standInBase() throws Exception {
-        Path script = Path.of(System.getProperty("mooring.it.root"), "liberty-base/build.sh");
+    /** The stand-in base image (built once, then loaded from the cache): liberty-base/build.sh of {@code root}. */
+    public static String standInBase(Path root) throws Exception {
+        Path script = root.resolve("liberty-base/build.sh");
         Result built = run(Duration.ofMinutes(20), List.of("bash", script.toString()));
         if (built.exit() != 0) {
             throw new IllegalStateException("liberty-base/build.sh failed: " + built.output());
@@ -36,7 +37,7 @@ final class Podman {
     }
 
     /** Builds {@code containerfile} in {@code context} on {@code base} as {@code tag}. */
-    static void build(Path context, Path containerfile, String base, String tag) throws Exception {
+    public static void build(Path context, Path containerfile, String base, String tag) throws Exception {
         List<String> command = new ArrayList<>(GLOBAL);
         command.addAll(List.of("build", "-q", "-f", containerfile.toString(), "--build-arg", "BASE=" + base, "-t", tag));
         command.addAll(ULIMITS);
@@ -48,7 +49,7 @@ final class Podman {
     }
 
     /** Starts a detached container on the host's network; returns its id. */
-    static String runDetached(String name, List<String> options, String image) throws Exception {
+    public static String runDetached(String name, List<String> options, String image) throws Exception {
         List<String> command = new ArrayList<>(GLOBAL);
         command.addAll(List.of("run", "-d", "--name", name, "--network", "host"));
         command.addAll(ULIMITS);
@@ -62,7 +63,7 @@ final class Podman {
     }
 
     /** A podman command with the global options; fails on a non-zero exit. */
-    static String podman(String... arguments) throws Exception {
+    public static String podman(String... arguments) throws Exception {
         List<String> command = new ArrayList<>(GLOBAL);
         command.addAll(List.of(arguments));
         Result result = run(Duration.ofMinutes(2), command);
@@ -73,7 +74,7 @@ final class Podman {
     }
 
     /** Removes the container, running or not; never fails. */
-    static void remove(String name) {
+    public static void remove(String name) {
         try {
             List<String> command = new ArrayList<>(GLOBAL);
             command.addAll(List.of("rm", "-f", "-t", "5", name));
@@ -81,6 +82,41 @@ final class Podman {
         } catch (Exception e) {
             // nothing to remove
         }
+    }
+
+    /**
+     * The podman options for the container of a Deployment (its first): its read-only root file
+     * system, each {@code emptyDir} mount as a tmpfs (mode 1777, as an emptyDir is writable by any
+     * user), dropped capabilities, no privilege escalation, its memory limit.
+     */
+    public static List<String> asTheDeploymentSays(jakarta.json.JsonObject deployment) {
+        jakarta.json.JsonObject pod = deployment.getJsonObject("spec").getJsonObject("template").getJsonObject("spec");
+        jakarta.json.JsonObject operator = pod.getJsonArray("containers").getJsonObject(0);
+        java.util.Set<String> emptyDirs = new java.util.HashSet<>();
+        pod.getJsonArray("volumes").forEach(volume -> {
+            if (volume.asJsonObject().containsKey("emptyDir")) {
+                emptyDirs.add(volume.asJsonObject().getString("name"));
+            }
+        });
+        List<String> options = new ArrayList<>();
+        jakarta.json.JsonObject security = operator.getJsonObject("securityContext");
+        if (security.getBoolean("readOnlyRootFilesystem")) {
+            options.add("--read-only");
+        }
+        if (!security.getBoolean("allowPrivilegeEscalation")) {
+            options.addAll(List.of("--security-opt", "no-new-privileges"));
+        }
+        security.getJsonObject("capabilities").getJsonArray("drop").forEach(cap -> options.addAll(List.of("--cap-drop",
+                ((jakarta.json.JsonString) cap).getString())));
+        operator.getJsonArray("volumeMounts").forEach(mount -> {
+            if (emptyDirs.contains(mount.asJsonObject().getString("name"))) {
+                options.addAll(List.of("--mount", "type=tmpfs,destination=" + mount.asJsonObject().getString("mountPath")
+                        + ",tmpfs-mode=1777"));
+            }
+        });
+        String memory = operator.getJsonObject("resources").getJsonObject("limits").getString("memory");
+        options.addAll(List.of("--memory", memory.replace("Mi", "m")));
+        return options;
     }
 
     private static Result run(Duration timeout, List<String> command) throws IOException, InterruptedException {

@@ -149,11 +149,73 @@ class AuthorPathIT {
         assertTrue(log.contains("available Deployment operators/greeting-operator") && log.contains("[webhooks]"), log);
         assertTrue(get(client, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/greetings.example.com") != null);
         assertTrue(get(client, webhooks).contains("greeting-operator"), "the webhooks are registered");
+        runTheImage();
 
         log = maven(PROJECT, "uninstall", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:uninstall");
         assertTrue(log.contains("deleted ValidatingWebhookConfiguration") && log.contains("deleted Deployment operators/greeting-operator"),
                 log);
         assertTrue(get(client, deployment) == null);
+    }
+
+    /**
+     * The project's image, built with podman from its Containerfile on the stand-in base (no image
+     * registry is reachable here), run as its generated Deployment says (read-only root with the
+     * emptyDirs, capabilities dropped) against the installed CRDs: the operator reaches ready as
+     * user 1001, serving its webhook certificate, and logs JSON on the console.
+     */
+    private void runTheImage() throws Exception {
+        String base = dev.mooring.it.Podman.standInBase(ROOT);
+        String tag = "localhost/greeting-operator:author-path";
+        dev.mooring.it.Podman.build(PROJECT, PROJECT.resolve("Containerfile"), base, tag);
+        // files the container's user can read: the kubeconfig with a token and the CA inline, and a serving certificate
+        Path kube = Files.createDirectories(WORK.resolve("image-kube"));
+        Files.copy(TESTBED.resolve("token.kubeconfig"), kube.resolve("config"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path tls = WORK.resolve("image-tls");
+        Process sign = new ProcessBuilder("bash", ROOT.resolve("scripts/webhook-tls.sh").toString(), tls.toString(),
+                "greeting-operator", "operators").redirectErrorStream(true).start();
+        String signed = new String(sign.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, sign.waitFor(), signed);
+        for (Path folder : List.of(kube, tls)) {
+            Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            try (Stream<Path> files = Files.list(folder)) {
+                for (Path file : files.toList()) {
+                    Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                }
+            }
+        }
+        jakarta.json.JsonObject deployment = null;
+        org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(
+                new org.yaml.snakeyaml.LoaderOptions()));
+        for (Object document : yaml.loadAll(Files.readString(PROJECT.resolve("target/manifests/deployment.yaml")))) {
+            if (document instanceof Map<?, ?> map && "Deployment".equals(map.get("kind"))) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> object = (Map<String, Object>) map;
+                deployment = jakarta.json.Json.createObjectBuilder(object).build();
+            }
+        }
+        assertTrue(deployment != null, "deployment.yaml holds the Deployment");
+        int http;
+        int https;
+        try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
+            http = a.getLocalPort();
+            https = b.getLocalPort();
+        }
+        List<String> options = new ArrayList<>(List.of("-e", "HTTP_PORT=" + http, "-e", "HTTPS_PORT=" + https,
+                "-e", "KUBECONFIG=/var/run/mooring/kube/config", "-e", "MOORING_NAMESPACE=operators",
+                "-v", kube + ":/var/run/mooring/kube:ro", "-v", tls + ":/var/run/mooring/tls:ro"));
+        options.addAll(dev.mooring.it.Podman.asTheDeploymentSays(deployment));
+        String container = "greeting-operator-author-path-" + ProcessHandle.current().pid();
+        try {
+            dev.mooring.it.Podman.runDetached(container, options, tag);
+            await("the operator in its container ready", Duration.ofMinutes(3), () -> status("http://127.0.0.1:" + http
+                    + "/health/ready") == 200);
+            assertTrue(dev.mooring.it.Podman.podman("exec", container, "cat", "/proc/1/status").lines()
+                    .anyMatch(line -> line.matches("Uid:\\s+1001\\s+1001\\s+1001\\s+1001")), "the server runs as user 1001");
+            String logs = dev.mooring.it.Podman.podman("logs", container);
+            assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller"), logs);
+        } finally {
+            dev.mooring.it.Podman.remove(container);
+        }
     }
 
     @Test
