@@ -119,6 +119,60 @@ class ElectionIT {
         }
     }
 
+    /**
+     * A slow API server (every answer 1.5 s late, beyond the retry period, within the renew
+     * deadline) keeps a standby in contact, so its readiness does not flap, and says so in one
+     * warning at most.
+     */
+    @Test
+    void aStandbyStaysInContactThroughSlowAnswers() throws Exception {
+        String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "election");
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(LeaderElector.class.getName());
+        List<java.util.logging.LogRecord> warnings = new CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    warnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try (FreezingProxy proxy = new FreezingProxy(Integer.parseInt(Testbed.env().getProperty("TESTBED_PORT")))) {
+            ApiClient slow = Config.fromConfig(Testbed.runDir().resolve("admin.kubeconfig").toString())
+                    .setBasePath("https://127.0.0.1:" + proxy.port());
+            LeaderElector a = elector(Testbed.client(), namespace, "a", Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
+            LeaderElector b = elector(slow, namespace, "b", Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
+            run(a, 1);
+            Eventually.await("a leads", Duration.ofSeconds(20), a::isLeader);
+            run(b, 2);
+            Eventually.await("b in contact", Duration.ofSeconds(10), b::connected);
+            proxy.delayAnswers(Duration.ofMillis(1500));
+            long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            while (System.nanoTime() < end) {
+                assertTrue(b.connected(), "the standby lost contact through answers 1.5 s late: " + log);
+                assertTrue(a.isLeader() && !b.isLeader(), log.toString());
+                Thread.sleep(100);
+            }
+            assertTrue(warnings.size() <= 1, "a warning per slow answer: " + warnings.stream().map(java.util.logging.LogRecord::getMessage)
+                    .toList());
+            proxy.delayAnswers(Duration.ZERO);
+            a.stop(Duration.ofSeconds(10));
+            end(1);
+            b.stop(Duration.ofSeconds(10));
+        } finally {
+            logger.removeHandler(handler);
+        }
+    }
+
     @Test
     void notBeingAllowedToUpdateLeasesFailsAtOnce() throws Exception {
         java.nio.file.Path rbac = Testbed.runDir().resolveSibling("testbed-rbac-election");

@@ -45,6 +45,13 @@ final class FreezingProxy implements AutoCloseable {
         return server.getLocalPort();
     }
 
+    private volatile long delayMillis;
+
+    /** Hold every answer (server to client) this long before forwarding it: a slow API server. */
+    void delayAnswers(java.time.Duration delay) {
+        delayMillis = delay.toMillis();
+    }
+
     /** Stop forwarding on every connection open now; they stay open. */
     void freezeOpenConnections() {
         links.forEach(link -> link.frozen = true);
@@ -57,15 +64,15 @@ final class FreezingProxy implements AutoCloseable {
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), target);
                 Link link = new Link(client, upstream);
                 links.add(link);
-                pump(link, client, upstream);
-                pump(link, upstream, client);
+                pump(link, client, upstream, false);
+                pump(link, upstream, client, true);
             } catch (IOException e) {
                 return;
             }
         }
     }
 
-    private static void pump(Link link, Socket from, Socket to) {
+    private void pump(Link link, Socket from, Socket to, boolean answers) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[16384];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -73,6 +80,9 @@ final class FreezingProxy implements AutoCloseable {
                 while ((read = in.read(buffer)) >= 0) {
                     while (link.frozen) {
                         Thread.sleep(100); // swallow nothing, forward nothing: the peer just hears silence
+                    }
+                    if (answers && delayMillis > 0) {
+                        Thread.sleep(delayMillis);
                     }
                     out.write(buffer, 0, read);
                     out.flush();

@@ -58,7 +58,7 @@ class ImageIT {
             https = b.getLocalPort();
         }
         List<String> options = new java.util.ArrayList<>(List.of("-e", "HTTP_PORT=" + http, "-e", "HTTPS_PORT=" + https,
-                "-e", "KUBECONFIG=/var/run/mooring/kube/config", "-e", "MOORING_NAMESPACE=" + namespace,
+                "-e", "KUBECONFIG=/var/run/mooring/kube/config",
                 "-v", kube + ":/var/run/mooring/kube:ro"));
         options.addAll(Podman.asTheDeploymentSays(dev.mooring.manifests.Workload.deployment(
                 new dev.mooring.manifests.Workload.Settings("mooring-demo", namespace, TAG, 1, null, false))));

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class InstallerIT {
 
     private static final KubeHttp HTTP = new KubeHttp(Testbed.client());
+    /** A CA bundle as cert-manager's CA injector would write it (any PEM CA will do: nothing calls the webhooks here). */
+    private static final String INJECTED = readCa();
     private static final String CRD = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.install.mooring.dev";
 
     @TempDir
@@ -95,6 +97,12 @@ class InstallerIT {
                 progress.stream().filter(line -> line.startsWith("[")).toList(), String.valueOf(progress));
         assertTrue(progress.contains("  established CustomResourceDefinition sprockets.install.mooring.dev"), String.valueOf(progress));
         assertTrue(progress.contains("  available Deployment " + namespace + "/sprockets"), String.valueOf(progress));
+        // the webhooks step ends once the CA bundle is in (here from the stand-in CA injector): before, calls cannot succeed
+        assertTrue(progress.stream().anyMatch(line -> line.startsWith("  CA bundle in ValidatingWebhookConfiguration")),
+                String.valueOf(progress));
+        assertEquals(java.util.Base64.getEncoder().encodeToString(INJECTED.getBytes(java.nio.charset.StandardCharsets.US_ASCII)),
+                HTTP.get(webhooks, Map.of()).getAsJsonArray("webhooks").get(0).getAsJsonObject().getAsJsonObject("clientConfig")
+                        .get("caBundle").getAsString(), "the bundle the installer waited for");
         JsonObject applied = HTTP.get(deployment, Map.of());
         assertTrue(applied.getAsJsonObject("metadata").getAsJsonArray("managedFields").toString()
                 .contains("\"manager\":\"" + Installer.FIELD_MANAGER + "\""), "applied by the named field manager");
@@ -190,6 +198,14 @@ class InstallerIT {
         assertTrue(unread.getMessage().startsWith("objects.yaml, document 1: apiVersion"), unread.getMessage());
     }
 
+    private static String readCa() {
+        try {
+            return Files.readString(Path.of(Testbed.env().getProperty("TESTBED_CA_FILE")));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private Installer installer(Duration timeout, boolean force) {
         return new Installer(HTTP, new Installer.Options(timeout, force, false), progress::add);
     }
@@ -212,6 +228,16 @@ class InstallerIT {
                         HTTP.send("PATCH", deployment + "/status", Map.of(), "{\"status\":{\"observedGeneration\":" + generation
                                 + ",\"replicas\":" + replicas + ",\"updatedReplicas\":" + replicas + ",\"readyReplicas\":" + replicas
                                 + ",\"availableReplicas\":" + replicas + "}}", "application/merge-patch+json");
+                    }
+                });
+                // what cert-manager's CA injector does for the inject-ca-from annotation, a second after the registration
+                HTTP.getOptional(webhooks, Map.of()).ifPresent(registration -> {
+                    var client = registration.getAsJsonArray("webhooks").get(0).getAsJsonObject().getAsJsonObject("clientConfig");
+                    String created = registration.getAsJsonObject("metadata").get("creationTimestamp").getAsString();
+                    if (!client.has("caBundle") && java.time.Instant.parse(created).plusSeconds(1).isBefore(java.time.Instant.now())) {
+                        HTTP.send("PATCH", webhooks, Map.of(), "[{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\""
+                                + java.util.Base64.getEncoder().encodeToString(INJECTED.getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                                + "\"}]", "application/json-patch+json");
                     }
                 });
                 Thread.sleep(100);

@@ -87,7 +87,8 @@ public final class Podman {
     /**
      * The podman options for the container of a Deployment (its first): its read-only root file
      * system, each {@code emptyDir} mount as a tmpfs (mode 1777, as an emptyDir is writable by any
-     * user), dropped capabilities, no privilege escalation, its memory limit.
+     * user), dropped capabilities, no privilege escalation, its memory limit, its environment with
+     * the downward API's {@code metadata.namespace} and {@code spec.serviceAccountName} resolved.
      */
     public static List<String> asTheDeploymentSays(jakarta.json.JsonObject deployment) {
         jakarta.json.JsonObject pod = deployment.getJsonObject("spec").getJsonObject("template").getJsonObject("spec");
@@ -116,6 +117,23 @@ public final class Podman {
         });
         String memory = operator.getJsonObject("resources").getJsonObject("limits").getString("memory");
         options.addAll(List.of("--memory", memory.replace("Mi", "m")));
+        String namespace = deployment.getJsonObject("metadata").getString("namespace");
+        operator.getJsonArray("env").forEach(item -> {
+            jakarta.json.JsonObject variable = item.asJsonObject();
+            String value;
+            if (variable.containsKey("value")) {
+                value = variable.getString("value");
+            } else {
+                // the downward API's fields as the kubelet resolves them
+                String field = variable.getJsonObject("valueFrom").getJsonObject("fieldRef").getString("fieldPath");
+                value = switch (field) {
+                    case "metadata.namespace" -> namespace;
+                    case "spec.serviceAccountName" -> pod.getString("serviceAccountName", "default");
+                    default -> throw new IllegalArgumentException("no stand-in for the downward API field " + field);
+                };
+            }
+            options.addAll(List.of("-e", variable.getString("name") + "=" + value));
+        });
         return options;
     }
 

@@ -115,15 +115,36 @@ class RbacGenerationIT {
 
     private static final List<Class<?>> POLICIES = List.of(PodPolicy.class, DatabasePolicy.class, DeploymentPolicy.class);
 
+    /** Rules of the self-managed webhook certificates (the rest is the policy's own). */
+    private static final java.util.function.Predicate<String> CERTIFICATE_RULES = rule -> rule.endsWith("/secrets")
+            || rule.endsWith("/serviceaccounts") || rule.endsWith("webhookconfigurations");
+
+    @Test
+    void selfManagedCertificatesRunWithTheGeneratedRbacOnly() throws Exception {
+        assertEquals(List.of(), Run.of(List.of(DeploymentPolicy.class), null, true).scenario(RbacGenerationIT::certificates),
+                "requests the API server refused");
+    }
+
+    @Test
+    void everyGeneratedRuleOfSelfManagedCertificatesIsNeeded() throws Exception {
+        everyRuleIsNeeded(List.of(DeploymentPolicy.class), true, 5, CERTIFICATE_RULES, RbacGenerationIT::certificates);
+    }
+
     /** Each generated rule but the finalizers ones is needed: without it, some request of the scenario is refused. */
     private static void everyRuleIsNeeded(List<Class<?>> classes, int atLeast, Scenario scenario) throws Exception {
-        List<String> rules = Run.rules(Run.manifests(classes, "probe", "probe"));
-        assertTrue(rules.stream().filter(rule -> !rule.contains("/finalizers")).count() >= atLeast, rules.toString());
+        everyRuleIsNeeded(classes, false, atLeast, rule -> !rule.contains("/finalizers"), scenario);
+    }
+
+    /** Each generated rule that {@code considered} accepts is needed: without it, some request of the scenario is refused. */
+    private static void everyRuleIsNeeded(List<Class<?>> classes, boolean selfManagedCertificates, int atLeast,
+            java.util.function.Predicate<String> considered, Scenario scenario) throws Exception {
+        List<String> rules = Run.rules(Run.manifests(classes, "probe", "probe", selfManagedCertificates));
+        assertTrue(rules.stream().filter(considered).count() >= atLeast, rules.toString());
         for (int i = 0; i < rules.size(); i++) {
-            if (rules.get(i).contains("/finalizers")) {
+            if (!considered.test(rules.get(i))) {
                 continue;
             }
-            List<String> refused = Run.of(classes, i).scenario(scenario);
+            List<String> refused = Run.of(classes, i, selfManagedCertificates).scenario(scenario);
             assertTrue(!refused.isEmpty(), "without " + rules.get(i) + " nothing was refused: the rule is not needed");
             System.out.println("without " + rules.get(i) + ", refused: " + refused.get(0));
         }
@@ -265,6 +286,113 @@ class RbacGenerationIT {
         }
     }
 
+    /**
+     * Two replicas of the self-managed webhook certificates agree on one Secret (owned by the
+     * ServiceAccount), write its CA bundle into both configurations and serve its certificate; after
+     * the Secret is deleted (a forced rotation) both serve a new one, with the old CA still trusted.
+     */
+    private static void certificates(Run run) throws Exception {
+        String configuration = run.name + "." + run.namespace + ".svc";
+        String configurations = "/apis/admissionregistration.k8s.io/v1/%swebhookconfigurations";
+        for (String kind : List.of("validating", "mutating")) {
+            // as generated, but aimed at a resource nobody writes: the testbed never calls them
+            run.admin.send("POST", String.format(configurations, kind), Map.of(), "{\"metadata\":{\"name\":\"" + configuration
+                    + "\"},\"webhooks\":[{\"name\":\"w." + configuration + "\",\"admissionReviewVersions\":[\"v1\"],"
+                    + "\"sideEffects\":\"None\",\"failurePolicy\":\"Ignore\",\"clientConfig\":{\"service\":{\"name\":\""
+                    + run.name + "\",\"namespace\":\"" + run.namespace + "\",\"port\":443}},\"rules\":[{\"apiGroups\":"
+                    + "[\"example.invalid\"],\"apiVersions\":[\"v1\"],\"operations\":[\"CREATE\"],\"resources\":[\"nothings\"]}]}]}",
+                    "application/json");
+        }
+        ExecutorService executor = Executors.newCachedThreadPool();
+        Path files = java.nio.file.Files.createTempDirectory(runDir, "certificates");
+        var settings = new dev.mooring.runtime.admission.SelfManagedCertificates.Settings(run.namespace, run.name + "-tls", run.name,
+                configuration, run.name, Duration.ofDays(90), Duration.ofDays(3650), true, true);
+        List<dev.mooring.runtime.admission.SelfManagedCertificates> replicas = new java.util.ArrayList<>();
+        try {
+            for (String replica : List.of("a", "b")) {
+                var certificates = new dev.mooring.runtime.admission.SelfManagedCertificates(new KubeHttp(run.operator),
+                        new KubeHttp(run.watches), settings, files.resolve(replica + "/tls.crt"), files.resolve(replica + "/tls.key"),
+                        java.time.Instant::now, Duration.ofSeconds(2));
+                certificates.informers().forEach(informer -> executor.submit(informer::run));
+                replicas.add(certificates);
+            }
+            String secret = "/api/v1/namespaces/" + run.namespace + "/secrets/" + run.name + "-tls";
+            java.util.function.Supplier<String> agreement = () -> {
+                replicas.forEach(dev.mooring.runtime.admission.SelfManagedCertificates::check);
+                return agreedCertificate(run.admin, secret, String.format(configurations, "validating") + "/" + configuration,
+                        String.format(configurations, "mutating") + "/" + configuration, files);
+            };
+            if (!run.awaitOrRefused(() -> agreement.get() != null)) {
+                assertTrue(!run.complete(), "the replicas did not agree: " + replicas.stream()
+                        .map(dev.mooring.runtime.admission.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
+                return;
+            }
+            String first = agreement.get();
+            var owners = run.admin.get(secret, Map.of()).getAsJsonObject("metadata").getAsJsonArray("ownerReferences");
+            var owner = owners.get(0).getAsJsonObject();
+            String firstCa = caBundle(run.admin, secret).get(0);
+            run.admin.send("DELETE", secret, Map.of(), null, null);
+            if (!run.awaitOrRefused(() -> {
+                String now = agreement.get();
+                return now != null && !now.equals(first);
+            })) {
+                assertTrue(!run.complete(), "no new certificate after the Secret was deleted: " + replicas.stream()
+                        .map(dev.mooring.runtime.admission.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
+                return;
+            }
+            if (run.complete()) {
+                assertEquals(1, owners.size(), owners.toString());
+                assertEquals("ServiceAccount", owner.get("kind").getAsString());
+                assertEquals(run.name, owner.get("name").getAsString());
+                List<String> bundle = caBundle(run.admin, secret);
+                assertEquals(2, bundle.size(), "the new CA and the one replaced: " + bundle);
+                assertEquals(firstCa, bundle.get(1), "the replaced CA stays trusted, second");
+            }
+        } finally {
+            replicas.forEach(replica -> replica.informers().forEach(Informer::stop));
+            executor.shutdownNow();
+        }
+    }
+
+    /**
+     * The serving certificate (PEM) both replicas' files, the Secret and (through its CA) both
+     * configurations agree on; null while they do not.
+     */
+    private static String agreedCertificate(KubeHttp admin, String secretPath, String validating, String mutating, Path files) {
+        try {
+            var secret = admin.getOptional(secretPath, Map.of());
+            if (secret.isEmpty()) {
+                return null;
+            }
+            var data = secret.get().getAsJsonObject("data");
+            String certificate = new String(java.util.Base64.getDecoder().decode(data.get("tls.crt").getAsString()));
+            String bundle = data.get("ca.crt").getAsString();
+            for (String replica : List.of("a", "b")) {
+                Path file = files.resolve(replica + "/tls.crt");
+                if (!java.nio.file.Files.exists(file) || !java.nio.file.Files.readString(file).equals(certificate)) {
+                    return null;
+                }
+            }
+            for (String configuration : List.of(validating, mutating)) {
+                var webhook = admin.get(configuration, Map.of()).getAsJsonArray("webhooks").get(0).getAsJsonObject();
+                var client = webhook.getAsJsonObject("clientConfig");
+                if (!client.has("caBundle") || !bundle.equals(client.get("caBundle").getAsString())) {
+                    return null;
+                }
+            }
+            return certificate;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The PEM blocks of the Secret's CA bundle, in order. */
+    private static List<String> caBundle(KubeHttp admin, String secretPath) {
+        String pem = new String(java.util.Base64.getDecoder().decode(admin.get(secretPath, Map.of()).getAsJsonObject("data")
+                .get("ca.crt").getAsString()));
+        return java.util.Arrays.stream(pem.split("(?<=-----END CERTIFICATE-----\n)")).filter(block -> !block.isBlank()).toList();
+    }
+
     private static String podReview(String namespace) {
         return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u-" + namespace + "\","
                 + "\"kind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},"
@@ -304,12 +432,17 @@ class RbacGenerationIT {
 
         /** Prepares a run for these classes without the rule {@code drop} (an index into {@link #rules}; null: none). */
         static Run of(List<Class<?>> classes, Integer drop) throws Exception {
+            return of(classes, drop, false);
+        }
+
+        /** Like {@link #of(List, Integer)}, with the RBAC of self-managed webhook certificates when asked. */
+        static Run of(List<Class<?>> classes, Integer drop, boolean selfManagedCertificates) throws Exception {
             KubeHttp admin = new KubeHttp(Config.fromConfig(runDir.resolve("admin.kubeconfig").toString()));
             String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
             String namespace = "operators-" + suffix;
             String name = "operator-" + suffix;
             admin.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
-            List<JsonObject> manifests = manifests(classes, name, namespace);
+            List<JsonObject> manifests = manifests(classes, name, namespace, selfManagedCertificates);
             int index = 0;
             for (JsonObject manifest : manifests) {
                 if (manifest.getString("kind").endsWith("Role")) {
@@ -328,7 +461,11 @@ class RbacGenerationIT {
         }
 
         static List<JsonObject> manifests(List<Class<?>> classes, String name, String namespace) {
-            return Rbac.of(classes, new Rbac.Settings(name, namespace, null));
+            return manifests(classes, name, namespace, false);
+        }
+
+        static List<JsonObject> manifests(List<Class<?>> classes, String name, String namespace, boolean selfManagedCertificates) {
+            return Rbac.of(classes, new Rbac.Settings(name, namespace, null, selfManagedCertificates));
         }
 
         /** The generated roles' rules as "Kind group/resource", in the order {@link #of} numbers them. */

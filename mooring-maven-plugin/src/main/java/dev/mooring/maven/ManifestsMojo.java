@@ -72,6 +72,19 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter(property = "mooring.manifests.inject-ca-from")
     String injectCaFrom;
 
+    /**
+     * Where the webhook certificate comes from: {@code self-managed} (the operator makes it and writes
+     * the CA bundle; the default without {@code caFile} and {@code injectCaFrom}) or
+     * {@code cert-manager} (a generated Certificate, from a self-signed Issuer unless {@code issuer}
+     * names one).
+     */
+    @Parameter(property = "mooring.manifests.certificates")
+    String certificates;
+
+    /** With {@code certificates} cert-manager: the issuer, {@code Issuer/NAME} or {@code ClusterIssuer/NAME}. */
+    @Parameter(property = "mooring.manifests.issuer")
+    String issuer;
+
     @Parameter(property = "mooring.manifests.without-webhooks", defaultValue = "false")
     boolean withoutWebhooks;
 
@@ -108,7 +121,7 @@ public class ManifestsMojo extends AbstractMojo {
             }
             Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
                     replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks,
-                    webhooksAdmitOperator), System.getenv());
+                    webhooksAdmitOperator, certificates, issuer), System.getenv());
             Files.createDirectories(output.toPath());
             for (Map.Entry<String, String> file : files.entrySet()) {
                 Files.writeString(output.toPath().resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);

@@ -7,6 +7,7 @@ import dev.mooring.runtime.admission.AdmissionReads;
 import dev.mooring.runtime.admission.AdmissionRoute;
 import dev.mooring.runtime.admission.ClientTrust;
 import dev.mooring.runtime.admission.DecodeBudget;
+import dev.mooring.runtime.admission.SelfManagedCertificates;
 import dev.mooring.runtime.admission.ServingCertificate;
 import dev.mooring.runtime.internal.Informer;
 import dev.mooring.runtime.internal.InformerPool;
@@ -96,6 +97,7 @@ public class AdmissionService {
     private volatile InformerPool pool;
     private volatile ResourceTypes types;
     private volatile ServingCertificate certificate;
+    private volatile SelfManagedCertificates selfManaged;
     private volatile String tlsProblem;
     /** Until the TLS settings are read, and when they cannot be: no request is admitted. */
     private ClientTrust clients = ClientTrust.refusing("the webhook TLS settings could not be read");
@@ -118,10 +120,21 @@ public class AdmissionService {
             dev.mooring.runtime.admission.WebhookTls tls = config.webhookTls();
             clients = config.webhookClientAuth() ? new ClientTrust(tls.clientCa()) : ClientTrust.ANY;
             certificate = new ServingCertificate(tls, clients.required(), config.webhookHost(), config.webhookPort());
+            boolean validating = routes.stream().anyMatch(route -> !route.mutating());
+            boolean mutating = routes.stream().anyMatch(AdmissionRoute::mutating);
+            selfManaged = config.selfManagedCertificates()
+                    .map(settings -> selfManaged(settings.withWebhooks(validating, mutating), tls)).orElse(null);
             ClientTrust trust = clients;
+            SelfManagedCertificates issuing = selfManaged;
+            // one task, so that the files the self-managed certificates write are never read half-written
             threads.timers().scheduleWithFixedDelay(() -> {
                 trust.refresh();
-                certificate.check();
+                if (issuing != null) {
+                    issuing.check();
+                }
+                if (issuing == null || issuing.written()) {
+                    certificate.check();
+                }
             }, 0, CERTIFICATE_CHECK.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             tlsProblem = e.getMessage();
@@ -130,6 +143,18 @@ public class AdmissionService {
         dispatcher = new AdmissionDispatcher(routes, this::invoke, threads.admission(), new Reads(), requestScopes,
                 metrics.admission(routes), DecodeBudget.standard(), clients);
         startCaches(policies);
+    }
+
+    /** The self-managed certificates on the operator's connection, their watches running on managed threads. */
+    private SelfManagedCertificates selfManaged(SelfManagedCertificates.Settings settings,
+            dev.mooring.runtime.admission.WebhookTls tls) {
+        KubernetesConnection kubernetes = connection.get();
+        SelfManagedCertificates issuing = new SelfManagedCertificates(kubernetes.requests(), kubernetes.watches(), settings,
+                tls.certificate(), tls.key(), java.time.Instant::now, config.retry().maxDelay());
+        for (Informer<?> informer : issuing.informers()) {
+            threads.loops().submit(informer::run);
+        }
+        return issuing;
     }
 
     /**
@@ -225,6 +250,10 @@ public class AdmissionService {
             serving = false;
         }
         details.put("tls", served == null ? "webhook TLS: " + tlsProblem : served.detail());
+        SelfManagedCertificates issuing = selfManaged;
+        if (issuing != null) {
+            details.put("certificates", issuing.detail());
+        }
         for (Map.Entry<Class<?>, String> pending : pendingCaches.entrySet()) {
             serving = false;
             details.put("cache " + dev.mooring.runtime.internal.ModelKind.of(pending.getKey()).kind(), pending.getValue());
@@ -253,6 +282,10 @@ public class AdmissionService {
         InformerPool running = pool;
         if (running != null) {
             running.stopAll();
+        }
+        SelfManagedCertificates issuing = selfManaged;
+        if (issuing != null) {
+            issuing.informers().forEach(Informer::stop);
         }
         contexts.forEach(CreationalContext::release);
     }

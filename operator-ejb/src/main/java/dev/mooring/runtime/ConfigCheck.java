@@ -38,7 +38,10 @@ final class ConfigCheck {
             "mooring.leader-election.retry-period", "mooring.webhook.port", "mooring.webhook.ca-file",
             "mooring.webhook.tls.cert-file", "mooring.webhook.tls.key-file", "mooring.webhook.tls.keystore",
             "mooring.webhook.tls.keystore-password", "mooring.webhook.tls.client-auth", "mooring.webhook.tls.client-ca-file",
-            "mooring.admission.threads", "mooring.admission.queue");
+            "mooring.admission.threads", "mooring.admission.queue", "mooring.webhook.certificates",
+            "mooring.webhook.certificates.service", "mooring.webhook.certificates.secret",
+            "mooring.webhook.certificates.webhook-configuration", "mooring.webhook.certificates.service-account",
+            "mooring.webhook.certificates.validity", "mooring.webhook.certificates.ca-validity");
 
     private ConfigCheck() {
     }
@@ -69,6 +72,7 @@ final class ConfigCheck {
         check(problems, () -> MooringConfig.leaderElectionEnabled(config) ? values.leaderElection() : null);
         check(problems, () -> MooringConfig.webhookPort(config));
         check(problems, () -> MooringConfig.admissionPool(config));
+        check(problems, () -> MooringConfig.selfManagedCertificates(config, "default"));
         Set<String> perController = new TreeSet<>();
         for (String controller : controllers) {
             for (String option : ControllerOptions.OPTIONS) {

@@ -125,18 +125,89 @@ public class MooringConfig {
      * @throws IllegalArgumentException if the key store location is not configured
      */
     public dev.mooring.runtime.admission.WebhookTls webhookTls() {
-        Path certificate = Path.of(text("mooring.webhook.tls.cert-file", "/var/run/mooring/tls/tls.crt"));
-        Path key = Path.of(text("mooring.webhook.tls.key-file", "/var/run/mooring/tls/tls.key"));
         String keyStore = config.getOptionalValue("mooring.webhook.tls.keystore", String.class)
                 .filter(value -> !value.isBlank() && !value.contains("${"))
                 .or(() -> Optional.ofNullable(System.getProperty("server.output.dir"))
                         .map(dir -> dir + "/resources/security/mooring-webhook.p12"))
                 .orElseThrow(() -> new IllegalArgumentException("mooring.webhook.tls.keystore is not set: it must name the"
                         + " PKCS#12 file of Liberty's defaultKeyStore (see server.xml)"));
+        // self-managed: the files Mooring writes from its Secret, beside the key store (in the server's output)
+        Path selfManaged = Path.of(keyStore).toAbsolutePath().resolveSibling("mooring-webhook-self-managed");
+        boolean self = selfManagedCertificates(config);
+        Path certificate = self ? selfManaged.resolve("tls.crt") : Path.of(text("mooring.webhook.tls.cert-file", "/var/run/mooring/tls/tls.crt"));
+        Path key = self ? selfManaged.resolve("tls.key") : Path.of(text("mooring.webhook.tls.key-file", "/var/run/mooring/tls/tls.key"));
         return new dev.mooring.runtime.admission.WebhookTls(certificate, key,
                 config.getOptionalValue(CLIENT_CA_FILE, String.class).filter(value -> !value.isBlank()).map(Path::of).orElse(null),
                 Path.of(keyStore),
                 text("mooring.webhook.tls.keystore-password", "mooring-webhook").toCharArray());
+    }
+
+    static final String CERTIFICATES = "mooring.webhook.certificates";
+
+    /**
+     * {@code mooring.webhook.certificates}: where the webhook's serving certificate comes from.
+     * {@code files} (the default): the PEM files of {@code mooring.webhook.tls.cert-file} and
+     * {@code key-file}, a TLS Secret mounted there (made by hand or by cert-manager).
+     * {@code self-managed}: Mooring makes its CA and serving certificate, keeps them in a Secret
+     * and writes the CA bundle into its webhook configurations (see
+     * {@link #selfManagedCertificates()}).
+     *
+     * @throws IllegalArgumentException naming the property for another value
+     */
+    static boolean selfManagedCertificates(Config config) {
+        String value = config.getOptionalValue(CERTIFICATES, String.class).map(String::trim).orElse("files");
+        return switch (value) {
+            case "files", "" -> false;
+            case "self-managed" -> true;
+            default -> throw new IllegalArgumentException(CERTIFICATES + " must be files or self-managed, not '" + value + "'");
+        };
+    }
+
+    /**
+     * The settings of {@code mooring.webhook.certificates=self-managed}, else empty:
+     * {@code .service} (required: the webhook Service, whose DNS names the certificate is for),
+     * {@code .secret} (default {@code <service>-tls}), {@code .webhook-configuration} (the
+     * validating and mutating configurations' name, default {@code <service>.<namespace>.svc}),
+     * {@code .service-account} (the ServiceAccount that owns the Secret, default none),
+     * {@code .validity} (of a serving certificate, default 90 days, renewed after two thirds) and
+     * {@code .ca-validity} (default 3650 days, at least {@code .validity}), in the operator's namespace;
+     * both configurations are assumed (see {@code Settings.withWebhooks}).
+     *
+     * @throws IllegalArgumentException naming the property whose value is missing or wrong
+     */
+    public Optional<dev.mooring.runtime.admission.SelfManagedCertificates.Settings> selfManagedCertificates() {
+        return selfManagedCertificates(config, namespace());
+    }
+
+    static Optional<dev.mooring.runtime.admission.SelfManagedCertificates.Settings> selfManagedCertificates(Config config,
+            String namespace) {
+        if (!selfManagedCertificates(config)) {
+            return Optional.empty();
+        }
+        String prefix = CERTIFICATES + ".";
+        String service = dev.mooring.runtime.internal.KubeNames.name(config.getOptionalValue(prefix + "service", String.class)
+                .map(String::trim).filter(value -> !value.isEmpty())
+                .orElseThrow(() -> new IllegalArgumentException(CERTIFICATES + "=self-managed needs " + prefix
+                        + "service: the name of the webhook Service (the serving certificate is for its DNS names)")),
+                prefix + "service");
+        String secret = dev.mooring.runtime.internal.KubeNames.name(optionalText(config, prefix + "secret").orElse(service + "-tls"),
+                prefix + "secret");
+        String configuration = dev.mooring.runtime.internal.KubeNames.name(optionalText(config, prefix + "webhook-configuration")
+                .orElse(service + "." + namespace + ".svc"), prefix + "webhook-configuration");
+        String account = optionalText(config, prefix + "service-account")
+                .map(name -> dev.mooring.runtime.internal.KubeNames.name(name, prefix + "service-account")).orElse(null);
+        Duration validity = Durations.positive(prefix + "validity", optionalText(config, prefix + "validity").orElse("P90D"));
+        Duration caValidity = Durations.positive(prefix + "ca-validity", optionalText(config, prefix + "ca-validity").orElse("P3650D"));
+        if (caValidity.compareTo(validity) < 0) {
+            throw new IllegalArgumentException(prefix + "ca-validity (" + caValidity + ") must not be less than " + prefix
+                    + "validity (" + validity + ")");
+        }
+        return Optional.of(new dev.mooring.runtime.admission.SelfManagedCertificates.Settings(namespace, secret, service,
+                configuration, account, validity, caValidity, true, true));
+    }
+
+    private static Optional<String> optionalText(Config config, String key) {
+        return config.getOptionalValue(key, String.class).map(String::trim).filter(value -> !value.isEmpty());
     }
 
     /**

@@ -103,6 +103,37 @@ class ConfigCheckTest {
                 .contains("mooring.leader-election.enabled"));
     }
 
+    /** The self-managed certificate settings: each mistake named; the defaults follow the generated manifests' names. */
+    @Test
+    void theSelfManagedCertificateSettingsAreChecked() {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("mooring.webhook.certificates", "cert-manager");
+        for (Map.Entry<String, String> bad : cases.entrySet()) {
+            String message = ConfigCheck.problems(config(Map.of(bad.getKey(), bad.getValue())), CONTROLLERS, key -> null).get(0)
+                    .getMessage();
+            assertEquals("mooring.webhook.certificates must be files or self-managed, not 'cert-manager'", message);
+        }
+        String missing = ConfigCheck.problems(config(Map.of("mooring.webhook.certificates", "self-managed")), CONTROLLERS, key -> null)
+                .get(0).getMessage();
+        assertTrue(missing.contains("needs mooring.webhook.certificates.service"), missing);
+        String validity = ConfigCheck.problems(config(Map.of("mooring.webhook.certificates", "self-managed",
+                "mooring.webhook.certificates.service", "ops", "mooring.webhook.certificates.validity", "P400D",
+                "mooring.webhook.certificates.ca-validity", "P365D")), CONTROLLERS, key -> null).get(0).getMessage();
+        assertTrue(validity.contains("mooring.webhook.certificates.ca-validity") && validity.contains("PT9600H"), validity);
+        String typo = ConfigCheck.problems(config(Map.of("mooring.webhook.certificates.servic", "ops")), CONTROLLERS, key -> null)
+                .get(0).getMessage();
+        assertTrue(typo.startsWith("mooring.webhook.certificates.servic is not a Mooring property"), typo);
+
+        var settings = MooringConfig.selfManagedCertificates(config(Map.of("mooring.webhook.certificates", "self-managed",
+                "mooring.webhook.certificates.service", "ops")), "team-a").orElseThrow();
+        assertEquals("ops-tls", settings.secretName());
+        assertEquals("ops.team-a.svc", settings.configurationName());
+        assertEquals(List.of("ops.team-a.svc", "ops.team-a.svc.cluster.local"), settings.dnsNames());
+        assertEquals(java.time.Duration.ofDays(90), settings.servingValidity());
+        assertEquals(null, settings.serviceAccount());
+        assertTrue(MooringConfig.selfManagedCertificates(config(Map.of()), "team-a").isEmpty());
+    }
+
     /** MicroProfile Config over a map, with the environment-variable lookup rule of the specification. */
     private static Config config(Map<String, String> values) {
         return new Config() {

@@ -21,7 +21,8 @@ import java.util.Map;
  * <pre>
  * java -cp "$OPERATOR_CLASSES:$MOORING_CLASSPATH" dev.mooring.manifests.GenerateManifests \
  *     --output DIR [--name NAME --namespace NAMESPACE [--image IMAGE] [--replicas N] [--lease-name LEASE]
- *     [--ca-file CA.crt | --inject-ca-from NAMESPACE/CERTIFICATE] [--without-webhooks]] CLASS...
+ *     [--certificates self-managed|cert-manager [--issuer KIND/NAME] | --ca-file CA.crt | --inject-ca-from NAMESPACE/CERTIFICATE]
+ *     [--without-webhooks] [--webhooks-admit-operator]] CLASS...
  * </pre>
  *
  * <ul>
@@ -29,19 +30,24 @@ import java.util.Map;
  * <li>with {@code --name} and {@code --namespace}: the ServiceAccount and RBAC ({@code rbac.yaml});</li>
  * <li>with {@code --image} too: the Deployment ({@code deployment.yaml}) and, when admission
  * beans are among the classes (unless {@code --without-webhooks}), the Service and the webhook
- * configurations ({@code service.yaml}, {@code webhooks.yaml}, named {@code <name>.<namespace>.svc},
- * CA bundle from {@code --ca-file} or {@code MOORING_WEBHOOK_CA_FILE}, or injected by cert-manager from the
- * Certificate {@code --inject-ca-from} names);</li>
+ * configurations ({@code service.yaml}, {@code webhooks.yaml}, named {@code <name>.<namespace>.svc});
+ * their certificate by {@link Certificates.Mode}: self-managed by the operator (the default: RBAC
+ * for its Secret and configurations, no bundle in the files), from cert-manager
+ * ({@code --certificates cert-manager}: {@code certificates.yaml} with the Certificate and a
+ * self-signed Issuer unless {@code --issuer} names one), or from a Secret made elsewhere with the
+ * bundle from {@code --ca-file} (or {@code MOORING_WEBHOOK_CA_FILE}) or injected by cert-manager
+ * from the Certificate {@code --inject-ca-from} names;</li>
  * <li>{@code kustomization.yaml} listing them, so that {@code kubectl apply -k DIR} installs them.</li>
  * </ul>
  *
  * Without {@code --output} every document goes to standard output. A wrong argument ends it
- * with exit code 2 and a message naming it.
+ * with exit code 2 and a message naming it, with the Maven setting of the same option
+ * ({@code --ca-file} is {@code -Dmooring.manifests.ca-file}).
  */
 public final class GenerateManifests {
 
     private static final List<String> VALUED = List.of("--output", "--name", "--namespace", "--lease-name", "--image", "--replicas",
-            "--ca-file", "--inject-ca-from");
+            "--ca-file", "--inject-ca-from", "--certificates", "--issuer");
     /** The single-file install beside the kustomize folder: every object, not listed in kustomization.yaml. */
     public static final String INSTALL_FILE = "install.yaml";
 
@@ -83,22 +89,60 @@ public final class GenerateManifests {
      * @param withoutWebhooks true to leave the webhooks out (no Service, no registration)
      */
     public record Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-            String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator) {
+            String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer) {
 
         /** Options whose webhooks leave the operator's own requests out (the default). */
         public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
                 String injectCaFrom, boolean withoutWebhooks) {
-            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, false);
+            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, false, null, null);
+        }
+
+        /** Options with the certificate mode that {@code caFile} and {@code injectCaFrom} imply (self-managed without them). */
+        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
+                String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator) {
+            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, webhooksAdmitOperator, null, null);
         }
 
         public Options {
             if ((name == null) != (namespace == null)) {
-                throw new IllegalArgumentException("--name and --namespace go together (the ServiceAccount and its roles)");
+                throw new IllegalArgumentException(option("--name") + " and " + option("--namespace")
+                        + " go together (the ServiceAccount and its roles)");
             }
             if (name == null && image != null) {
-                throw new IllegalArgumentException("--image needs --name and --namespace");
+                throw new IllegalArgumentException(option("--image") + " needs " + option("--name") + " and " + option("--namespace"));
+            }
+            if (caFile != null && injectCaFrom != null) {
+                throw new IllegalArgumentException("give " + option("--ca-file") + " or " + option("--inject-ca-from") + ", not both");
+            }
+            if (certificates != null) {
+                Certificates.Mode.of(certificates);
+                if (caFile != null || injectCaFrom != null) {
+                    throw new IllegalArgumentException(option("--certificates") + " " + certificates + " makes the certificate: leave out "
+                            + option(caFile != null ? "--ca-file" : "--inject-ca-from") + ", which names one made elsewhere");
+                }
+            }
+            if (issuer != null && !"cert-manager".equals(certificates)) {
+                throw new IllegalArgumentException(option("--issuer") + " needs " + option("--certificates") + " cert-manager");
             }
         }
+
+        /**
+         * The certificate mode: {@code certificates} when given; else a given Secret when a CA
+         * file ({@code caFile}, else {@code MOORING_WEBHOOK_CA_FILE}) or {@code injectCaFrom}
+         * names its CA; else self-managed.
+         */
+        public Certificates.Mode certificateMode(Map<String, String> environment) {
+            if (certificates != null) {
+                return Certificates.Mode.of(certificates);
+            }
+            return caFile != null || injectCaFrom != null || environment.get("MOORING_WEBHOOK_CA_FILE") != null
+                    ? Certificates.Mode.GIVEN : Certificates.Mode.SELF_MANAGED;
+        }
+    }
+
+    /** An option as both of its spellings: the command line's and the Maven plugin's. */
+    static String option(String flag) {
+        return flag + " (Maven: mooring.manifests." + flag.substring(2) + ")";
     }
 
     /** The files for these arguments, by name, in install order, {@code kustomization.yaml} last. */
@@ -115,8 +159,8 @@ public final class GenerateManifests {
         }
         return files(classes, new Options(options.get("--name"), options.get("--namespace"), options.get("--image"),
                 replicas(options), options.get("--lease-name"), options.get("--ca-file"), options.get("--inject-ca-from"),
-                args.contains("--without-webhooks"), args.contains("--webhooks-admit-operator")),
-                environment);
+                args.contains("--without-webhooks"), args.contains("--webhooks-admit-operator"), options.get("--certificates"),
+                options.get("--issuer")), environment);
     }
 
     /**
@@ -134,13 +178,17 @@ public final class GenerateManifests {
             files.put("crds.yaml", Yaml.of(crds));
         }
         if (options.name() != null) {
-            files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(options.name(), options.namespace(),
-                    options.leaseName()))));
             List<Class<?>> policies = classes.stream().filter(AdmissionRoutes::declares).toList();
             boolean webhooks = !policies.isEmpty() && !options.withoutWebhooks();
+            Certificates.Mode certificates = options.certificateMode(environment);
+            files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(options.name(), options.namespace(),
+                    options.leaseName(), webhooks && certificates == Certificates.Mode.SELF_MANAGED))));
+            if (webhooks && certificates == Certificates.Mode.CERT_MANAGER) {
+                files.put("certificates.yaml", Yaml.of(Certificates.certManager(options.name(), options.namespace(), options.issuer())));
+            }
             if (options.image() != null) {
                 Workload.Settings workload = new Workload.Settings(options.name(), options.namespace(), options.image(),
-                        options.replicas(), options.leaseName(), webhooks);
+                        options.replicas(), options.leaseName(), webhooks, certificates);
                 List<JsonObject> deployment = new ArrayList<>(List.of(Workload.deployment(workload)));
                 Workload.disruptionBudget(workload).ifPresent(deployment::add);
                 files.put("deployment.yaml", Yaml.of(deployment));
@@ -154,7 +202,7 @@ public final class GenerateManifests {
         }
         if (files.isEmpty()) {
             throw new IllegalArgumentException("nothing to generate: none of " + classes.stream().map(Class::getName).toList()
-                    + " is a @CustomResource, and the rest needs --name and --namespace");
+                    + " is a @CustomResource, and the rest needs " + option("--name") + " and " + option("--namespace"));
         }
         StringBuilder kustomization = new StringBuilder("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
         StringBuilder install = new StringBuilder("# Every object of this folder in one file, in install order (kubectl apply -f"
@@ -172,17 +220,11 @@ public final class GenerateManifests {
             Map<String, String> environment) throws IOException {
         String name = options.name();
         String namespace = options.namespace();
-        String ca = options.caFile() != null ? options.caFile() : environment.get("MOORING_WEBHOOK_CA_FILE");
-        if (options.injectCaFrom() != null && options.caFile() != null) {
-            throw new IllegalArgumentException("give --ca-file or --inject-ca-from, not both");
-        }
-        if (options.injectCaFrom() != null) {
-            ca = null;
-        } else if (ca == null) {
-            throw new IllegalArgumentException("the admission beans need a CA bundle for their webhook configurations: give --ca-file"
-                    + " or MOORING_WEBHOOK_CA_FILE (the PEM CA that signed the webhook's serving certificate), --inject-ca-from"
-                    + " (a cert-manager Certificate), or --without-webhooks");
-        }
+        Certificates.Mode mode = options.certificateMode(environment);
+        String ca = mode != Certificates.Mode.GIVEN || options.injectCaFrom() != null ? null
+                : options.caFile() != null ? options.caFile() : environment.get("MOORING_WEBHOOK_CA_FILE");
+        String injectCaFrom = mode == Certificates.Mode.CERT_MANAGER ? namespace + "/" + Certificates.certificateName(name)
+                : options.injectCaFrom();
         List<WebhookConfigurations.ControllerScope> controllers = new ArrayList<>();
         for (Class<?> type : classes) {
             ControllerOptions.offline(type, namespace).ifPresent(definition -> controllers.add(
@@ -190,7 +232,7 @@ public final class GenerateManifests {
         }
         // webhook names must be qualified: the Service's own DNS name is, and belongs to this operator alone
         WebhookConfigurations.Target target = new WebhookConfigurations.Target(name + "." + namespace + ".svc", name, namespace, 443,
-                ca == null ? null : Files.readAllBytes(Path.of(ca)), options.injectCaFrom());
+                ca == null ? null : Files.readAllBytes(Path.of(ca)), injectCaFrom);
         return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace,
                 options.webhooksAdmitOperator() ? target.admittingTheOperator() : target));
     }
@@ -200,7 +242,7 @@ public final class GenerateManifests {
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--replicas must be a whole number, not '" + value + "'");
+            throw new IllegalArgumentException(option("--replicas") + " must be a whole number, not '" + value + "'");
         }
     }
 
@@ -210,7 +252,7 @@ public final class GenerateManifests {
             String arg = args.get(i);
             if (VALUED.contains(arg)) {
                 if (i + 1 >= args.size()) {
-                    throw new IllegalArgumentException(arg + " needs a value");
+                    throw new IllegalArgumentException(option(arg) + " needs a value");
                 }
                 options.put(arg, args.get(++i));
             } else if (arg.startsWith("--") && !FLAGS.contains(arg)) {

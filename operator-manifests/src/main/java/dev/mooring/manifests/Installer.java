@@ -112,8 +112,12 @@ public final class Installer {
             }
         });
         step("webhooks", () -> {
-            for (JsonObject object : select(objects, WEBHOOKS::contains)) {
+            List<JsonObject> configurations = select(objects, WEBHOOKS::contains);
+            for (JsonObject object : configurations) {
                 apply(object);
+            }
+            for (JsonObject object : configurations) {
+                awaitCaBundle(object);
             }
         });
     }
@@ -346,6 +350,33 @@ public final class Installer {
                 return;
             }
             pause(describe(object) + " not " + type + " within the timeout" + conditionMessage(current, type));
+        }
+    }
+
+    /**
+     * Until every webhook of the configuration that calls a Service carries a CA bundle: written by
+     * the operator (self-managed certificates) or cert-manager's CA injector, or given in the file.
+     * Before, the API server cannot call the webhooks.
+     */
+    private void awaitCaBundle(JsonObject configuration) throws InterruptedException {
+        String path = path(configuration);
+        while (true) {
+            JsonObject current = http.get(path, Map.of());
+            List<String> without = new ArrayList<>();
+            if (current.has("webhooks") && current.get("webhooks").isJsonArray()) {
+                for (JsonElement webhook : current.getAsJsonArray("webhooks")) {
+                    JsonObject client = webhook.getAsJsonObject().getAsJsonObject("clientConfig");
+                    if (client != null && client.has("service") && (!client.has("caBundle") || client.get("caBundle").getAsString().isEmpty())) {
+                        without.add(webhook.getAsJsonObject().get("name").getAsString());
+                    }
+                }
+            }
+            if (without.isEmpty()) {
+                progress.accept("  CA bundle in " + describe(configuration));
+                return;
+            }
+            pause(describe(configuration) + " has no CA bundle for " + without + " within the timeout (the operator writes it with"
+                    + " self-managed certificates, cert-manager's CA injector with cert-manager: is it running?)");
         }
     }
 

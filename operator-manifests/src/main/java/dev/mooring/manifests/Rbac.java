@@ -33,12 +33,15 @@ import java.util.TreeSet;
  * <tr><td>{@code @AdmissionCache} kinds</td><td>list, watch, cluster-wide (the caches span all namespaces)</td></tr>
  * <tr><td>Events</td><td>create, patch on {@code events.k8s.io} events where the controller works</td></tr>
  * <tr><td>leader election</td><td>create leases; get and update the named Lease</td></tr>
+ * <tr><td>self-managed webhook certificates</td><td>create secrets; get, list, watch, update the named Secret
+ * and webhook configurations; get the operator's ServiceAccount</td></tr>
  * </table>
  *
  * Scope follows the controllers: rules of a controller in one namespace go to a Role in that
  * namespace; of a controller of all namespaces, or of a cluster-scoped kind, to the ClusterRole.
  * Plurals come from {@code @CustomResource} or Kubernetes' built-in kinds, never guessed. The
- * ServiceAccount gets nothing to install CRDs, edit RBAC or register webhooks.
+ * ServiceAccount gets nothing to install CRDs, edit RBAC or register webhooks (self-managed
+ * certificates update the CA bundle of the operator's own two configurations only).
  */
 public final class Rbac {
 
@@ -46,8 +49,15 @@ public final class Rbac {
      * @param name the ServiceAccount's and the roles' name
      * @param namespace the operator's namespace (the ServiceAccount's, and the default of controllers)
      * @param leaseName the leader election Lease (in the operator namespace), or null without election
+     * @param selfManagedCertificates whether the operator keeps its webhook certificate: its Secret, its
+     *     ServiceAccount (the Secret's owner) and its webhook configurations, each by name
      */
-    public record Settings(String name, String namespace, String leaseName) {
+    public record Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates) {
+
+        /** Settings without self-managed webhook certificates. */
+        public Settings(String name, String namespace, String leaseName) {
+            this(name, namespace, leaseName, false);
+        }
     }
 
     /** One resource of one group in one scope (namespace, or null for cluster-wide), with its verbs and names. */
@@ -91,6 +101,28 @@ public final class Rbac {
         if (settings.leaseName() != null) {
             rbac.add(new Key(settings.namespace(), "coordination.k8s.io", "leases", Set.of()), "create");
             rbac.add(new Key(settings.namespace(), "coordination.k8s.io", "leases", Set.of(settings.leaseName())), "get", "update");
+        }
+        if (settings.selfManagedCertificates()) {
+            String namespace = settings.namespace();
+            // create cannot be limited to a name (the name is not known to RBAC before the object exists)
+            rbac.add(new Key(namespace, "", "secrets", Set.of()), "create");
+            rbac.add(new Key(namespace, "", "secrets", Set.of(Certificates.secretName(settings.name()))), "get", "list", "watch",
+                    "update");
+            rbac.add(new Key(namespace, "", "serviceaccounts", Set.of(settings.name())), "get");
+            List<dev.mooring.runtime.admission.AdmissionRoute> routes = dev.mooring.runtime.admission.AdmissionRoutes.of(
+                    classes.stream().filter(dev.mooring.runtime.admission.AdmissionRoutes::declares).toList());
+            // the configurations that exist: one per kind of webhook
+            List<String> configurations = new ArrayList<>();
+            if (routes.stream().anyMatch(route -> !route.mutating())) {
+                configurations.add("validatingwebhookconfigurations");
+            }
+            if (routes.stream().anyMatch(dev.mooring.runtime.admission.AdmissionRoute::mutating)) {
+                configurations.add("mutatingwebhookconfigurations");
+            }
+            for (String resource : configurations) {
+                rbac.add(new Key(null, "admissionregistration.k8s.io", resource,
+                        Set.of(settings.name() + "." + namespace + ".svc")), "get", "list", "watch", "update");
+            }
         }
         return rbac.manifests();
     }

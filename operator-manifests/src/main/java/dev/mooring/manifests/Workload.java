@@ -9,7 +9,7 @@ import jakarta.json.JsonObjectBuilder;
  * The operator's Deployment and, with webhooks, its Service: Liberty with the operator's image,
  * the ServiceAccount of {@link Rbac}, the namespace through the downward API, the probes of the
  * README (started, live, ready on the HTTP port), the webhook TLS Secret mounted where Mooring
- * reads it, a non-root restricted security context with a read-only root file system (the folders
+ * reads it (or, with self-managed certificates, the settings to make it), a non-root restricted security context with a read-only root file system (the folders
  * Liberty writes are {@code emptyDir}s, see {@link #WRITABLE}) and resource requests.
  */
 public final class Workload {
@@ -32,16 +32,26 @@ public final class Workload {
      * @param replicas how many pods (more than one needs leader election)
      * @param leaseName the leader election Lease, or null without election
      * @param webhooks whether the operator serves admission webhooks (HTTPS port, TLS Secret, Service)
+     * @param certificates where the webhook certificate comes from: self-managed (made by the operator, read
+     *     through the API: no volume) or a Secret that cert-manager or someone else fills (mounted)
      */
-    public record Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks) {
+    public record Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
+            Certificates.Mode certificates) {
+
+        /** Settings with self-managed webhook certificates. */
+        public Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks) {
+            this(name, namespace, image, replicas, leaseName, webhooks, Certificates.Mode.SELF_MANAGED);
+        }
 
         public Settings {
             if (replicas < 1) {
-                throw new IllegalArgumentException("--replicas must be at least 1, got " + replicas);
+                throw new IllegalArgumentException(GenerateManifests.option("--replicas") + " must be at least 1, got " + replicas);
             }
             if (replicas > 1 && leaseName == null) {
-                throw new IllegalArgumentException("--replicas " + replicas + " needs leader election: give --lease-name");
+                throw new IllegalArgumentException(GenerateManifests.option("--replicas") + " " + replicas
+                        + " needs leader election: give " + GenerateManifests.option("--lease-name"));
             }
+            java.util.Objects.requireNonNull(certificates, "certificates");
         }
     }
 
@@ -96,6 +106,15 @@ public final class Workload {
             env.add(variable("MOORING_LEADER_ELECTION_ENABLED", "true"));
             env.add(variable("MOORING_LEADER_ELECTION_LEASE_NAME", settings.leaseName()));
         }
+        boolean selfManaged = settings.webhooks() && settings.certificates() == Certificates.Mode.SELF_MANAGED;
+        if (selfManaged) {
+            // the Secret (<service>-tls) and the configurations (<service>.<namespace>.svc) have the defaults' names
+            env.add(variable("MOORING_WEBHOOK_CERTIFICATES", "self-managed"));
+            env.add(variable("MOORING_WEBHOOK_CERTIFICATES_SERVICE", settings.name()));
+            env.add(Json.createObjectBuilder().add("name", "MOORING_WEBHOOK_CERTIFICATES_SERVICE_ACCOUNT")
+                    .add("valueFrom", Json.createObjectBuilder().add("fieldRef", Json.createObjectBuilder()
+                            .add("fieldPath", "spec.serviceAccountName"))));
+        }
         JsonArrayBuilder ports = Json.createArrayBuilder().add(port("http", 9080));
         if (settings.webhooks()) {
             ports.add(port("https", 9443));
@@ -116,10 +135,10 @@ public final class Workload {
                         .add("seccompProfile", Json.createObjectBuilder().add("type", "RuntimeDefault")));
         JsonArrayBuilder mounts = Json.createArrayBuilder();
         JsonArrayBuilder volumes = Json.createArrayBuilder();
-        if (settings.webhooks()) {
+        if (settings.webhooks() && !selfManaged) {
             mounts.add(Json.createObjectBuilder().add("name", "webhook-tls").add("mountPath", TLS_MOUNT).add("readOnly", true));
             volumes.add(Json.createObjectBuilder().add("name", "webhook-tls")
-                    .add("secret", Json.createObjectBuilder().add("secretName", settings.name() + "-tls")));
+                    .add("secret", Json.createObjectBuilder().add("secretName", Certificates.secretName(settings.name()))));
         }
         WRITABLE.forEach((volume, path) -> {
             mounts.add(Json.createObjectBuilder().add("name", volume).add("mountPath", path));

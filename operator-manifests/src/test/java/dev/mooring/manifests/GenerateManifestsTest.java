@@ -86,13 +86,23 @@ class GenerateManifestsTest {
     void wrongArgumentsAreNamed() {
         Map<List<String>, String> wrong = Map.of(
                 List.of("java.lang.String"), "is a @CustomResource",
-                List.of("--image", "x", Widget.class.getName()), "--image needs --name and --namespace",
-                List.of("--name", "w", Widget.class.getName()), "--name and --namespace go together",
+                List.of("--image", "x", Widget.class.getName()), "--image (Maven: mooring.manifests.image) needs --name",
+                List.of("--name", "w", Widget.class.getName()), "--namespace (Maven: mooring.manifests.namespace) go together",
                 List.of("--frobnicate", "x"), "unknown option --frobnicate",
-                List.of("--name", "w", "--namespace", "n", DeploymentPolicy.class.getName()), "--ca-file",
                 List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "2", Widget.class.getName()), "--lease-name",
                 List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "two", Widget.class.getName()), "'two'",
                 List.of("--name", "w", "--namespace", "n", "--inject-ca-from", "x", DeploymentPolicy.class.getName()), "namespace/name");
+        Map<List<String>, String> certificates = Map.of(
+                List.of("--name", "w", "--namespace", "n", "--certificates", "vault", DeploymentPolicy.class.getName()),
+                        "--certificates (Maven: mooring.manifests.certificates) must be self-managed or cert-manager, not 'vault'",
+                List.of("--name", "w", "--namespace", "n", "--certificates", "cert-manager", "--issuer", "vault",
+                        DeploymentPolicy.class.getName()), "--issuer (Maven: mooring.manifests.issuer) must be Issuer/NAME",
+                List.of("--name", "w", "--namespace", "n", "--issuer", "Issuer/x", DeploymentPolicy.class.getName()),
+                        "--issuer (Maven: mooring.manifests.issuer) needs --certificates (Maven: mooring.manifests.certificates)",
+                List.of("--name", "w", "--namespace", "n", "--certificates", "self-managed", "--ca-file", "ca.crt",
+                        DeploymentPolicy.class.getName()), "leave out --ca-file (Maven: mooring.manifests.ca-file)");
+        wrong = new java.util.HashMap<>(wrong);
+        wrong.putAll(certificates);
         for (Map.Entry<List<String>, String> arguments : wrong.entrySet()) {
             IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                     () -> GenerateManifests.generate(arguments.getKey(), Map.of()), arguments.getKey().toString());

@@ -61,6 +61,28 @@ class GoldenTest {
         }
     }
 
+    /**
+     * The admission example's folder in the two modes that make the certificate: self-managed (the
+     * default: RBAC for the Secret and configurations by name, no bundle, no Secret volume) and
+     * cert-manager (the Certificate and a self-signed Issuer, the CA injected from it).
+     */
+    @Test
+    void theInstallFoldersWithMadeCertificates() throws IOException {
+        List<Class<?>> policies = List.of(dev.mooring.examples.admission.DeploymentPolicy.class,
+                dev.mooring.examples.admission.PodPolicy.class, dev.mooring.examples.admission.DatabasePolicy.class);
+        for (String mode : List.of("self-managed", "cert-manager")) {
+            Map<String, String> files = GenerateManifests.files(policies, new GenerateManifests.Options("policies", "operators",
+                    "example/policies:1", 1, null, null, null, false, false, mode.equals("cert-manager") ? mode : null, null), Map.of());
+            StringBuilder folder = new StringBuilder();
+            files.forEach((file, content) -> {
+                if (!file.equals(GenerateManifests.INSTALL_FILE)) {
+                    folder.append("# ").append(file).append('\n').append(content);
+                }
+            });
+            golden("install-policies-" + mode + ".yaml", folder.toString());
+        }
+    }
+
     private static void golden(String name, String generated) throws IOException {
         if (Boolean.getBoolean("mooring.golden.update")) {
             Path file = Path.of("src/test/resources/golden", name);

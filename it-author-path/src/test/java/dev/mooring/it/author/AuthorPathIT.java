@@ -103,8 +103,11 @@ class AuthorPathIT {
         assertTrue(rbac.contains("- greetings/status") && rbac.contains("- configmaps") && rbac.contains("namespace: operators"), rbac);
         String deployment = Files.readString(manifests.resolve("deployment.yaml"));
         assertTrue(deployment.contains("image: greeting-operator:1.0-SNAPSHOT"), deployment);
+        assertTrue(deployment.contains("MOORING_WEBHOOK_CERTIFICATES") && !deployment.contains("secretName"), deployment);
+        assertTrue(rbac.contains("- greeting-operator-tls") && rbac.contains("- greeting-operator.operators.svc"), rbac);
         String webhooks = Files.readString(manifests.resolve("webhooks.yaml"));
-        assertTrue(webhooks.contains("cert-manager.io/inject-ca-from: operators/greeting-operator-webhook")
+        // self-managed certificates: the operator writes the CA bundle, the file has none
+        assertTrue(!webhooks.contains("caBundle") && !webhooks.contains("inject-ca-from")
                 && webhooks.contains("ValidatingWebhookConfiguration") && webhooks.contains("- UPDATE"), webhooks);
         assertTrue(Files.readString(manifests.resolve("kustomization.yaml")).contains("- crds.yaml"));
 
@@ -127,13 +130,19 @@ class AuthorPathIT {
         io.kubernetes.client.openapi.ApiClient client = io.kubernetes.client.util.Config.fromConfig(kubeconfig.toString());
         String deployment = "/apis/apps/v1/namespaces/operators/deployments/greeting-operator";
         String webhooks = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
-        // the local API server runs no Deployment controller: mark the rollout done once install applied the Deployment
+        String secret = "/api/v1/namespaces/operators/secrets/greeting-operator-tls";
+        String tag = buildTheImage();
+        String container = "greeting-operator-author-path-" + ProcessHandle.current().pid();
+        int[] port = new int[1];
+        // the local API server runs no pods: once install applied the Deployment, its pod runs here, from the image, as
+        // the applied Deployment says, and its rollout is marked done when the pod is ready
         Thread rollout = new Thread(() -> {
             try {
                 while (get(client, deployment) == null) {
                     Thread.sleep(200);
                 }
                 assertTrue(!get(client, webhooks).contains("greeting-operator"), "webhooks registered before the rollout");
+                port[0] = startThePod(tag, container, get(client, deployment));
                 send(client, "PATCH", deployment + "/status", "{\"status\":{\"observedGeneration\":1,\"replicas\":1,"
                         + "\"updatedReplicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}}");
             } catch (Exception e) {
@@ -141,59 +150,61 @@ class AuthorPathIT {
             }
         });
         rollout.setUncaughtExceptionHandler((thread, e) -> failures.add(e));
-        rollout.start();
-        String log = maven(PROJECT, "install", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:install",
-                "-Dmooring.install.timeout=90s");
-        rollout.join();
-        assertEquals(List.of(), failures);
-        assertTrue(log.contains("available Deployment operators/greeting-operator") && log.contains("[webhooks]"), log);
-        assertTrue(get(client, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/greetings.example.com") != null);
-        assertTrue(get(client, webhooks).contains("greeting-operator"), "the webhooks are registered");
-        runTheImage();
+        try {
+            rollout.start();
+            String log = maven(PROJECT, "install", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:install",
+                    "-Dmooring.install.timeout=300s");
+            rollout.join();
+            assertEquals(List.of(), failures);
+            assertTrue(log.contains("available Deployment operators/greeting-operator") && log.contains("[webhooks]"), log);
+            // the install ends once the operator wrote its CA into the registration it watches for (self-managed certificates)
+            assertTrue(log.contains("CA bundle in ValidatingWebhookConfiguration greeting-operator.operators.svc"), log);
+            assertTrue(get(client, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/greetings.example.com") != null);
+            com.google.gson.JsonObject made = com.google.gson.JsonParser.parseString(get(client, secret)).getAsJsonObject();
+            String bundle = made.getAsJsonObject("data").get("ca.crt").getAsString();
+            assertTrue(get(client, webhooks + "/greeting-operator.operators.svc").contains("\"caBundle\":\"" + bundle + "\""),
+                    "the registration carries the CA of Secret greeting-operator-tls");
+            assertTrue(made.getAsJsonObject("metadata").getAsJsonArray("ownerReferences").toString()
+                    .contains("\"kind\":\"ServiceAccount\",\"name\":\"greeting-operator\""), made.toString());
+            assertTrue(dev.mooring.it.Podman.podman("exec", container, "cat", "/proc/1/status").lines()
+                    .anyMatch(line -> line.matches("Uid:\\s+1001\\s+1001\\s+1001\\s+1001")), "the server runs as user 1001");
+            String logs = dev.mooring.it.Podman.podman("logs", container);
+            assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller")
+                    && logs.contains("Webhook certificates made"), logs);
 
-        log = maven(PROJECT, "uninstall", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:uninstall");
-        assertTrue(log.contains("deleted ValidatingWebhookConfiguration") && log.contains("deleted Deployment operators/greeting-operator"),
-                log);
-        assertTrue(get(client, deployment) == null);
+            log = maven(PROJECT, "uninstall", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:uninstall");
+            assertTrue(log.contains("deleted ValidatingWebhookConfiguration") && log.contains("deleted Deployment operators/greeting-operator"),
+                    log);
+            assertTrue(get(client, deployment) == null);
+        } finally {
+            dev.mooring.it.Podman.remove(container);
+        }
+        // the Secret the operator made is owned by its ServiceAccount: the garbage collector removes it with the install
+        await("the operator's Secret gone after the uninstall", Duration.ofSeconds(60), () -> get(client, secret) == null);
     }
 
-    /**
-     * The project's image, built with podman from its Containerfile on the stand-in base (no image
-     * registry is reachable here), run as its generated Deployment says (read-only root with the
-     * emptyDirs, capabilities dropped) against the installed CRDs: the operator reaches ready as
-     * user 1001, serving its webhook certificate, and logs JSON on the console.
-     */
-    private void runTheImage() throws Exception {
+    /** The project's image, built with podman from its Containerfile on the stand-in base (no image registry is reachable here). */
+    private String buildTheImage() throws Exception {
         String base = dev.mooring.it.Podman.standInBase(ROOT);
         String tag = "localhost/greeting-operator:author-path";
         dev.mooring.it.Podman.build(PROJECT, PROJECT.resolve("Containerfile"), base, tag);
-        // files the container's user can read: the kubeconfig with a token and the CA inline, and a serving certificate
+        return tag;
+    }
+
+    /**
+     * The operator's pod: its image run as the applied Deployment says (read-only root with the
+     * emptyDirs, capabilities dropped, its environment), with a kubeconfig in place of the
+     * ServiceAccount token; waits until it is ready (its webhook certificate made and served).
+     *
+     * @return its HTTP port
+     */
+    private int startThePod(String tag, String container, String deploymentJson) throws Exception {
+        // a file the container's user can read: the kubeconfig with a token and the CA inline
         Path kube = Files.createDirectories(WORK.resolve("image-kube"));
         Files.copy(TESTBED.resolve("token.kubeconfig"), kube.resolve("config"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        Path tls = WORK.resolve("image-tls");
-        Process sign = new ProcessBuilder("bash", ROOT.resolve("scripts/webhook-tls.sh").toString(), tls.toString(),
-                "greeting-operator", "operators").redirectErrorStream(true).start();
-        String signed = new String(sign.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(0, sign.waitFor(), signed);
-        for (Path folder : List.of(kube, tls)) {
-            Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-            try (Stream<Path> files = Files.list(folder)) {
-                for (Path file : files.toList()) {
-                    Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-                }
-            }
-        }
-        jakarta.json.JsonObject deployment = null;
-        org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(
-                new org.yaml.snakeyaml.LoaderOptions()));
-        for (Object document : yaml.loadAll(Files.readString(PROJECT.resolve("target/manifests/deployment.yaml")))) {
-            if (document instanceof Map<?, ?> map && "Deployment".equals(map.get("kind"))) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> object = (Map<String, Object>) map;
-                deployment = jakarta.json.Json.createObjectBuilder(object).build();
-            }
-        }
-        assertTrue(deployment != null, "deployment.yaml holds the Deployment");
+        Files.setPosixFilePermissions(kube, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(kube.resolve("config"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        jakarta.json.JsonObject deployment = jakarta.json.Json.createReader(new java.io.StringReader(deploymentJson)).readObject();
         int http;
         int https;
         try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
@@ -201,21 +212,12 @@ class AuthorPathIT {
             https = b.getLocalPort();
         }
         List<String> options = new ArrayList<>(List.of("-e", "HTTP_PORT=" + http, "-e", "HTTPS_PORT=" + https,
-                "-e", "KUBECONFIG=/var/run/mooring/kube/config", "-e", "MOORING_NAMESPACE=operators",
-                "-v", kube + ":/var/run/mooring/kube:ro", "-v", tls + ":/var/run/mooring/tls:ro"));
+                "-e", "KUBECONFIG=/var/run/mooring/kube/config", "-v", kube + ":/var/run/mooring/kube:ro"));
         options.addAll(dev.mooring.it.Podman.asTheDeploymentSays(deployment));
-        String container = "greeting-operator-author-path-" + ProcessHandle.current().pid();
-        try {
-            dev.mooring.it.Podman.runDetached(container, options, tag);
-            await("the operator in its container ready", Duration.ofMinutes(3), () -> status("http://127.0.0.1:" + http
-                    + "/health/ready") == 200);
-            assertTrue(dev.mooring.it.Podman.podman("exec", container, "cat", "/proc/1/status").lines()
-                    .anyMatch(line -> line.matches("Uid:\\s+1001\\s+1001\\s+1001\\s+1001")), "the server runs as user 1001");
-            String logs = dev.mooring.it.Podman.podman("logs", container);
-            assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller"), logs);
-        } finally {
-            dev.mooring.it.Podman.remove(container);
-        }
+        dev.mooring.it.Podman.runDetached(container, options, tag);
+        await("the operator in its container ready", Duration.ofMinutes(3), () -> status("http://127.0.0.1:" + http
+                + "/health/ready") == 200);
+        return http;
     }
 
     @Test

@@ -74,9 +74,10 @@ public final class WebhookConfigurations {
      * @param serviceName the operator's Service
      * @param serviceNamespace the Service's namespace, which is also the operator's namespace
      * @param servicePort the Service port in front of the HTTPS port (443 by default)
-     * @param caBundle PEM certificates of the CA that signed the serving certificate, or null with {@code injectCaFrom}
+     * @param caBundle PEM certificates of the CA that signed the serving certificate, or null
      * @param injectCaFrom the cert-manager Certificate ({@code namespace/name}) whose CA cert-manager's CA injector
-     *     writes into the configurations, or null with {@code caBundle}
+     *     writes into the configurations, or null; with neither, the operator writes the bundle itself
+     *     ({@code mooring.webhook.certificates=self-managed})
      * @param admitOperator true to send the operator's own requests to its webhooks too (by default they are left out)
      */
     public record Target(String name, String serviceName, String serviceNamespace, int servicePort, byte[] caBundle,
@@ -119,9 +120,9 @@ public final class WebhookConfigurations {
             if (servicePort < 1 || servicePort > 65535) {
                 throw new IllegalArgumentException("The webhook Service port must be between 1 and 65535, not " + servicePort);
             }
-            if ((caBundle == null) == (injectCaFrom == null)) {
+            if (caBundle != null && injectCaFrom != null) {
                 throw new IllegalArgumentException("Give the webhook configurations either a CA bundle or a cert-manager"
-                        + " Certificate to inject one from, not " + (caBundle == null ? "neither" : "both"));
+                        + " Certificate to inject one from, not both");
             }
             if (injectCaFrom != null && !injectCaFrom.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
                 throw new IllegalArgumentException("inject-ca-from must name a cert-manager Certificate as namespace/name, not '"

@@ -76,6 +76,11 @@ public final class WebhookTls {
         return certificate;
     }
 
+    /** The PEM private key file. */
+    public Path key() {
+        return key;
+    }
+
     /** The PEM files' content, to notice a rotation. */
     public byte[] fingerprint() throws IOException {
         java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
@@ -213,7 +218,8 @@ public final class WebhookTls {
             return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(file.toString(), null, "the webhook TLS file does not exist (mount the TLS Secret"
-                    + " there, or set mooring.webhook.tls.cert-file / key-file)");
+                    + " there, or set mooring.webhook.tls.cert-file / key-file; with mooring.webhook.certificates=self-managed"
+                    + " it is written once the certificates are made)");
         }
     }
 

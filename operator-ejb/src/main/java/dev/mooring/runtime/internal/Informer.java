@@ -48,6 +48,7 @@ public final class Informer<T extends KubernetesObject> {
     private final ResourceType<T> type;
     private final String namespace;
     private final String labelSelector;
+    private final String fieldSelector;
     private final List<InformerListener<T>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<java.util.function.Consumer<Throwable>> failureListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Duration backoffCap;
@@ -84,6 +85,19 @@ public final class Informer<T extends KubernetesObject> {
      */
     public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
             Duration backoffCap) {
+        this(lists, watches, type, namespace, labelSelector, null, backoffCap);
+    }
+
+    /**
+     * An informer of the objects that also match a field selector: {@code metadata.name=NAME}
+     * watches one object with RBAC limited to that name ({@code resourceNames} authorize a list
+     * and watch that select one name).
+     *
+     * @param fieldSelector a field selector, or null for none
+     */
+    public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
+            String fieldSelector, Duration backoffCap) {
+        this.fieldSelector = fieldSelector == null || fieldSelector.isBlank() ? null : fieldSelector;
         this.lists = lists;
         this.watches = watches;
         this.type = type;
@@ -233,7 +247,18 @@ public final class Informer<T extends KubernetesObject> {
     /** A description for logs: kind, scope and selector. */
     public String describe() {
         return type.kind() + (namespace == null ? " (all namespaces)" : " in " + namespace)
-                + (labelSelector == null ? "" : " with labels " + labelSelector);
+                + (labelSelector == null ? "" : " with labels " + labelSelector)
+                + (fieldSelector == null ? "" : " with fields " + fieldSelector);
+    }
+
+    /** Adds this informer's selectors to a list or watch query. */
+    private void select(Map<String, String> query) {
+        if (labelSelector != null) {
+            query.put("labelSelector", labelSelector);
+        }
+        if (fieldSelector != null) {
+            query.put("fieldSelector", fieldSelector);
+        }
     }
 
     /**
@@ -254,9 +279,7 @@ public final class Informer<T extends KubernetesObject> {
             } else if (!initialListDone) {
                 query.put("resourceVersion", "0");
             }
-            if (labelSelector != null) {
-                query.put("labelSelector", labelSelector);
-            }
+            select(query);
             JsonObject page = lists.get(type.collectionPath(namespace), query);
             contact();
             for (JsonElement item : page.getAsJsonArray("items")) {
@@ -318,9 +341,7 @@ public final class Informer<T extends KubernetesObject> {
         query.put("allowWatchBookmarks", "true");
         long timeout = MIN_WATCH_TIMEOUT.toSeconds();
         query.put("timeoutSeconds", Long.toString(timeout + ThreadLocalRandom.current().nextLong(timeout)));
-        if (labelSelector != null) {
-            query.put("labelSelector", labelSelector);
-        }
+        select(query);
         boolean established = false;
         try (Watch<JsonObject> watch = watches.watch(type.collectionPath(namespace), query)) {
             current = watch;
@@ -454,9 +475,7 @@ public final class Informer<T extends KubernetesObject> {
     private boolean serverAnswers() {
         Map<String, String> query = new HashMap<>();
         query.put("limit", "1");
-        if (labelSelector != null) {
-            query.put("labelSelector", labelSelector);
-        }
+        select(query);
         try {
             lists.get(type.collectionPath(namespace), query);
             quietWatches.incrementAndGet();

@@ -110,6 +110,7 @@ public final class LeaderElector {
     private volatile long lastRenewed;
     private volatile long lastContact;
     private volatile boolean contacted;
+    private int failedInARow;
     private String observedRecord;
     private long observedAt;
     private String observedUid;
@@ -237,7 +238,8 @@ public final class LeaderElector {
 
     private Duration attemptTimeout() {
         if (!active) {
-            return settings.retryPeriod();
+            // a standby's request may be as slow as a leader's: one slow answer is still contact (readiness holds)
+            return settings.renewDeadline();
         }
         long left = lastRenewed + settings.renewDeadline().toNanos() - nanoTime.getAsLong();
         if (left <= 0) {
@@ -254,6 +256,12 @@ public final class LeaderElector {
             Optional<JsonObject> current = get(timeout);
             lastContact = nanoTime.getAsLong();
             contacted = true;
+            if (failedInARow > 0) {
+                int failed = failedInARow;
+                LOG.info(() -> "Lease " + settings.namespace() + "/" + settings.name() + " requests answered again after " + failed
+                        + (failed == 1 ? " failure" : " failures"));
+                failedInARow = 0;
+            }
             if (current.isEmpty()) {
                 if (active) {
                     throw new LeadershipLost("Leader Lease was deleted");
@@ -309,7 +317,10 @@ public final class LeaderElector {
             if (code >= 400 && code < 500 && code != 404 && code != 408 && code != 409 && code != 429) {
                 throw e;
             }
-            LOG.log(Level.WARNING, "Lease " + settings.namespace() + "/" + settings.name() + " request failed: " + e.getMessage());
+            // the first failure of a run is a warning, the rest detail: an outage is one message, not one per retry
+            failedInARow++;
+            LOG.log(failedInARow == 1 ? Level.WARNING : Level.FINE, "Lease " + settings.namespace() + "/" + settings.name()
+                    + " request failed: " + e.getMessage() + " (retried every " + settings.retryPeriod().toMillis() + " ms)");
             return false;
         }
     }

@@ -210,8 +210,11 @@ class WebhookConfigurationsTest {
         IllegalArgumentException both = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new WebhookConfigurations.Target("widgets.example.com", "widgets", "operators", 443, CA, "operators/x"));
         org.junit.jupiter.api.Assertions.assertTrue(both.getMessage().contains("not both"), both.getMessage());
-        IllegalArgumentException neither = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> new WebhookConfigurations.Target("widgets.example.com", "widgets", "operators", 443, null, null));
-        org.junit.jupiter.api.Assertions.assertTrue(neither.getMessage().contains("not neither"), neither.getMessage());
+        // neither: the operator writes the bundle (self-managed certificates), so the YAML carries none and no annotation
+        String selfManaged = WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(Policies.class),
+                java.util.List.of(), "operators",
+                new WebhookConfigurations.Target("widgets.example.com", "widgets", "operators", 443, null, null)));
+        org.junit.jupiter.api.Assertions.assertTrue(selfManaged.contains("name: widgets") && !selfManaged.contains("caBundle")
+                && !selfManaged.contains("inject-ca-from"), selfManaged);
     }
 }
