@@ -70,6 +70,8 @@ class ManifestsMojoTest {
         ManifestsMojo mojo = mojo(classes());
         mojo.name = "widgets";
         MojoFailureException failure = assertThrows(MojoFailureException.class, mojo::execute);
-        assertTrue(failure.getMessage().contains("--name and --namespace go together"), failure.getMessage());
+        // the option named as the plugin's setting too
+        assertTrue(failure.getMessage().contains("--name (Maven: mooring.manifests.name) and --namespace (Maven:"
+                + " mooring.manifests.namespace) go together"), failure.getMessage());
     }
 }
