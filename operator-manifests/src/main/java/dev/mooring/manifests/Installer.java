@@ -398,7 +398,8 @@ public final class Installer {
                 return;
             }
             pause(describe(deployment) + " not available within the timeout: " + available + " of " + wanted
-                    + " replicas available, " + updated + " updated, generation " + observed + " of " + generation + " observed");
+                    + " replicas available, " + updated + " updated, generation " + observed + " of " + generation + " observed",
+                    () -> new PodDiagnosis(http, PodDiagnosis.TIMEOUT).of(current));
         }
     }
 
@@ -407,8 +408,19 @@ public final class Installer {
      * deadline fails with {@code status}.
      */
     private void pause(String status) throws InterruptedException {
+        pause(status, () -> "");
+    }
+
+    /** Like {@link #pause(String)}; a failure at the deadline adds what {@code diagnosis} finds. */
+    private void pause(String status, java.util.function.Supplier<String> diagnosis) throws InterruptedException {
         if (System.nanoTime() + POLL.toNanos() > deadline) {
-            throw new IllegalStateException(status + " (timeout " + options.timeout().toSeconds() + " s)");
+            String found;
+            try {
+                found = diagnosis.get();
+            } catch (RuntimeException e) {
+                found = " (its pods could not be read: " + e.getMessage() + ")";
+            }
+            throw new IllegalStateException(status + " (timeout " + options.timeout().toSeconds() + " s)" + found);
         }
         long now = System.nanoTime();
         if (lastProgress == 0 || now - lastProgress >= PROGRESS_EVERY.toNanos()) {

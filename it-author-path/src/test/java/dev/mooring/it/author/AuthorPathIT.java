@@ -122,102 +122,110 @@ class AuthorPathIT {
         assertTrue(Files.readString(config.resolve("jvm.options")).contains("-XX:MaxRAMPercentage"));
     }
 
+    /**
+     * {@code mvn mooring:install} on a local API server that runs pods (podman) and enforces RBAC:
+     * the operator's pod starts from the project's image as the generated Deployment says, with the
+     * generated ServiceAccount's token and RBAC (no admin credentials in the pod), makes its webhook
+     * certificate and writes its CA into the registration; the install waits on that real rollout.
+     * The API server then calls the webhook through the generated Service, and the operator
+     * reconciles. A pod that fails its probes fails the rollout step with the probe's answer and
+     * the pod's last log lines; {@code mvn mooring:uninstall} leaves nothing behind.
+     */
     @Test
     @Order(3)
     void installItsManifestsThenUninstallThem() throws Exception {
-        testbed("up");
+        buildTheImage();
+        testbed("up", "--run-pods", "--authorization-mode=RBAC");
         Path kubeconfig = TESTBED.resolve("admin.kubeconfig");
         io.kubernetes.client.openapi.ApiClient client = io.kubernetes.client.util.Config.fromConfig(kubeconfig.toString());
         String deployment = "/apis/apps/v1/namespaces/operators/deployments/greeting-operator";
         String webhooks = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
         String secret = "/api/v1/namespaces/operators/secrets/greeting-operator-tls";
-        String tag = buildTheImage();
-        String container = "greeting-operator-author-path-" + ProcessHandle.current().pid();
-        int[] port = new int[1];
-        // the local API server runs no pods: once install applied the Deployment, its pod runs here, from the image, as
-        // the applied Deployment says, and its rollout is marked done when the pod is ready
-        Thread rollout = new Thread(() -> {
-            try {
-                while (get(client, deployment) == null) {
-                    Thread.sleep(200);
+        String greetings = "/apis/example.com/v1/namespaces/operators/greetings";
+        String log = maven(PROJECT, "install", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:install",
+                "-Dmooring.install.timeout=300s");
+        assertTrue(log.contains("available Deployment operators/greeting-operator") && log.contains("[webhooks]"), log);
+        // the install ends once the operator wrote its CA into the registration (self-managed certificates)
+        assertTrue(log.contains("CA bundle in ValidatingWebhookConfiguration greeting-operator.operators.svc"), log);
+        com.google.gson.JsonObject made = com.google.gson.JsonParser.parseString(get(client, secret)).getAsJsonObject();
+        String bundle = made.getAsJsonObject("data").get("ca.crt").getAsString();
+        assertTrue(get(client, webhooks + "/greeting-operator.operators.svc").contains("\"caBundle\":\"" + bundle + "\""),
+                "the registration carries the CA of Secret greeting-operator-tls");
+        assertTrue(made.getAsJsonObject("metadata").getAsJsonArray("ownerReferences").toString()
+                .contains("\"kind\":\"ServiceAccount\",\"name\":\"greeting-operator\""), made.toString());
+
+        String container = podContainer("operators/greeting-operator-");
+        assertTrue(dev.mooring.it.Podman.podman("exec", container, "cat", "/proc/1/status").lines()
+                .anyMatch(line -> line.matches("Uid:\\s+1001\\s+1001\\s+1001\\s+1001")), "the server runs as user 1001");
+        String environment = dev.mooring.it.Podman.podman("exec", container, "env");
+        assertTrue(!environment.contains("KUBECONFIG") && environment.contains("KUBERNETES_SERVICE_HOST="), environment);
+        assertEquals("operators", dev.mooring.it.Podman.podman("exec", container, "cat",
+                "/var/run/secrets/kubernetes.io/serviceaccount/namespace").strip(), "the ServiceAccount token is where Kubernetes mounts it");
+        String logs = dev.mooring.it.Podman.podman("logs", container);
+        assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller")
+                && logs.contains("Webhook certificates made"), logs);
+
+        // the operator reconciles, and the API server calls its webhook through the Service
+        send(client, "POST", greetings, "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Greeting\",\"metadata\":{\"name\":"
+                + "\"hello\"},\"spec\":{\"message\":\"hi\",\"language\":\"en\"}}", "application/json");
+        await("the Greeting's ConfigMap", Duration.ofSeconds(60), () -> get(client, "/api/v1/namespaces/operators/configmaps/hello")
+                != null);
+        String denied = sendExpectingFailure(client, "PATCH", greetings + "/hello", "{\"spec\":{\"language\":\"fr\"}}",
+                "application/merge-patch+json");
+        assertTrue(denied.contains("spec.language is immutable: en cannot become fr"), denied);
+        send(client, "DELETE", greetings + "/hello", null);
+
+        log = maven(PROJECT, "uninstall", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:uninstall");
+        assertTrue(log.contains("deleted ValidatingWebhookConfiguration") && log.contains("deleted Deployment operators/greeting-operator"),
+                log);
+        awaitNothingLeft(client);
+
+        // a pod that fails its probes: the rollout step fails naming the probe's answer and the pod's log
+        Path broken = WORK.resolve("broken-manifests");
+        deleteRecursively(broken);
+        Files.createDirectories(broken);
+        try (Stream<Path> files = Files.list(PROJECT.resolve("target/manifests"))) {
+            for (Path file : files.toList()) {
+                String text = Files.readString(file);
+                if (file.getFileName().toString().equals("deployment.yaml")) {
+                    text = text.replace("          env:\n", "          env:\n            - name: MOORING_REQUEST_TIMEOUT\n"
+                            + "              value: soon\n");
                 }
-                assertTrue(!get(client, webhooks).contains("greeting-operator"), "webhooks registered before the rollout");
-                port[0] = startThePod(tag, container, get(client, deployment));
-                send(client, "PATCH", deployment + "/status", "{\"status\":{\"observedGeneration\":1,\"replicas\":1,"
-                        + "\"updatedReplicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}}");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+                Files.writeString(broken.resolve(file.getFileName()), text);
             }
+        }
+        String failed = mavenFailing(PROJECT, "install-broken", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:install",
+                "-Dmooring.manifests.output=" + broken, "-Dmooring.install.timeout=60s");
+        assertTrue(failed.contains("step 'rollout' failed") && failed.contains("Startup probe failed: GET /health/started: HTTP 503")
+                && failed.contains("last log lines:") && failed.contains("mooring.request.timeout must be a duration"), failed);
+        maven(PROJECT, "uninstall-broken", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:uninstall",
+                "-Dmooring.manifests.output=" + broken);
+        awaitNothingLeft(client);
+    }
+
+    /** No pod, container, Secret or registration of the operator left. */
+    private void awaitNothingLeft(io.kubernetes.client.openapi.ApiClient client) throws Exception {
+        await("the operator's pods and containers gone", Duration.ofSeconds(60), () -> {
+            String pods = get(client, "/api/v1/namespaces/operators/pods");
+            return pods != null && !pods.contains("greeting-operator-")
+                    && dev.mooring.it.Podman.podman("ps", "-a", "--format", "{{.Names}}").lines().noneMatch(name -> name.contains("greeting-operator-"));
         });
-        rollout.setUncaughtExceptionHandler((thread, e) -> failures.add(e));
-        try {
-            rollout.start();
-            String log = maven(PROJECT, "install", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:install",
-                    "-Dmooring.install.timeout=300s");
-            rollout.join();
-            assertEquals(List.of(), failures);
-            assertTrue(log.contains("available Deployment operators/greeting-operator") && log.contains("[webhooks]"), log);
-            // the install ends once the operator wrote its CA into the registration it watches for (self-managed certificates)
-            assertTrue(log.contains("CA bundle in ValidatingWebhookConfiguration greeting-operator.operators.svc"), log);
-            assertTrue(get(client, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/greetings.example.com") != null);
-            com.google.gson.JsonObject made = com.google.gson.JsonParser.parseString(get(client, secret)).getAsJsonObject();
-            String bundle = made.getAsJsonObject("data").get("ca.crt").getAsString();
-            assertTrue(get(client, webhooks + "/greeting-operator.operators.svc").contains("\"caBundle\":\"" + bundle + "\""),
-                    "the registration carries the CA of Secret greeting-operator-tls");
-            assertTrue(made.getAsJsonObject("metadata").getAsJsonArray("ownerReferences").toString()
-                    .contains("\"kind\":\"ServiceAccount\",\"name\":\"greeting-operator\""), made.toString());
-            assertTrue(dev.mooring.it.Podman.podman("exec", container, "cat", "/proc/1/status").lines()
-                    .anyMatch(line -> line.matches("Uid:\\s+1001\\s+1001\\s+1001\\s+1001")), "the server runs as user 1001");
-            String logs = dev.mooring.it.Podman.podman("logs", container);
-            assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller")
-                    && logs.contains("Webhook certificates made"), logs);
-
-            log = maven(PROJECT, "uninstall", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:uninstall");
-            assertTrue(log.contains("deleted ValidatingWebhookConfiguration") && log.contains("deleted Deployment operators/greeting-operator"),
-                    log);
-            assertTrue(get(client, deployment) == null);
-        } finally {
-            dev.mooring.it.Podman.remove(container);
-        }
         // the Secret the operator made is owned by its ServiceAccount: the garbage collector removes it with the install
-        await("the operator's Secret gone after the uninstall", Duration.ofSeconds(60), () -> get(client, secret) == null);
+        await("the operator's Secret gone", Duration.ofSeconds(60), () -> get(client, "/api/v1/namespaces/operators/secrets/greeting-operator-tls") == null);
+        assertTrue(get(client, "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/greeting-operator.operators.svc") == null);
     }
 
-    /** The project's image, built with podman from its Containerfile on the stand-in base (no image registry is reachable here). */
-    private String buildTheImage() throws Exception {
+    /** The podman container of the pod whose {@code namespace/name} starts with {@code prefix}. */
+    private static String podContainer(String prefix) throws Exception {
+        return dev.mooring.it.Podman.podman("ps", "--format", "{{.Names}} {{.Labels}}").lines()
+                .filter(line -> line.contains("testbed.mooring.dev/pod:" + prefix)).map(line -> line.split(" ")[0]).findFirst()
+                .orElseThrow(() -> new AssertionError("no container of a pod " + prefix + "*"));
+    }
+
+    /** The project's image, built with podman from its Containerfile on the stand-in base, tagged as its Deployment names it. */
+    private void buildTheImage() throws Exception {
         String base = dev.mooring.it.Podman.standInBase(ROOT);
-        String tag = "localhost/greeting-operator:author-path";
-        dev.mooring.it.Podman.build(PROJECT, PROJECT.resolve("Containerfile"), base, tag);
-        return tag;
-    }
-
-    /**
-     * The operator's pod: its image run as the applied Deployment says (read-only root with the
-     * emptyDirs, capabilities dropped, its environment), with a kubeconfig in place of the
-     * ServiceAccount token; waits until it is ready (its webhook certificate made and served).
-     *
-     * @return its HTTP port
-     */
-    private int startThePod(String tag, String container, String deploymentJson) throws Exception {
-        // a file the container's user can read: the kubeconfig with a token and the CA inline
-        Path kube = Files.createDirectories(WORK.resolve("image-kube"));
-        Files.copy(TESTBED.resolve("token.kubeconfig"), kube.resolve("config"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        Files.setPosixFilePermissions(kube, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        Files.setPosixFilePermissions(kube.resolve("config"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-        jakarta.json.JsonObject deployment = jakarta.json.Json.createReader(new java.io.StringReader(deploymentJson)).readObject();
-        int http;
-        int https;
-        try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
-            http = a.getLocalPort();
-            https = b.getLocalPort();
-        }
-        List<String> options = new ArrayList<>(List.of("-e", "HTTP_PORT=" + http, "-e", "HTTPS_PORT=" + https,
-                "-e", "KUBECONFIG=/var/run/mooring/kube/config", "-v", kube + ":/var/run/mooring/kube:ro"));
-        options.addAll(dev.mooring.it.Podman.asTheDeploymentSays(deployment));
-        dev.mooring.it.Podman.runDetached(container, options, tag);
-        await("the operator in its container ready", Duration.ofMinutes(3), () -> status("http://127.0.0.1:" + http
-                + "/health/ready") == 200);
-        return http;
+        dev.mooring.it.Podman.build(PROJECT, PROJECT.resolve("Containerfile"), base, "localhost/greeting-operator:1.0-SNAPSHOT");
     }
 
     @Test
@@ -318,11 +326,13 @@ class AuthorPathIT {
         }
     }
 
-    private static final List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Starts or stops a local API server with Mooring's script, on free ports. */
-    private static void testbed(String command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("bash", ROOT.resolve("local-apiserver/local-apiserver.sh").toString(), command, TESTBED.toString())
+    private static void testbed(String command, String... arguments) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of("bash", ROOT.resolve("local-apiserver/local-apiserver.sh").toString(), command,
+                TESTBED.toString()));
+        line.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(line)
                 .redirectErrorStream(true).redirectOutput(WORK.resolve("testbed-" + command + ".log").toFile()).start();
         assertEquals(0, process.waitFor(), "testbed " + command + ": " + Files.readString(WORK.resolve("testbed-" + command + ".log")));
     }
@@ -346,11 +356,25 @@ class AuthorPathIT {
 
     private static void send(io.kubernetes.client.openapi.ApiClient client, String method, String path, String body, String type)
             throws IOException {
-        try (okhttp3.Response response = client.getHttpClient().newCall(new okhttp3.Request.Builder().url(client.getBasePath() + path)
-                .method(method, okhttp3.RequestBody.create(body, okhttp3.MediaType.get(type))).build())
-                .execute()) {
+        try (okhttp3.Response response = call(client, method, path, body, type)) {
             assertTrue(response.isSuccessful(), method + " " + path + ": " + response.code() + " " + response.body().string());
         }
+    }
+
+    /** Sends a request the API server must refuse; answers its answer. */
+    private static String sendExpectingFailure(io.kubernetes.client.openapi.ApiClient client, String method, String path, String body,
+            String type) throws IOException {
+        try (okhttp3.Response response = call(client, method, path, body, type)) {
+            String answer = response.body().string();
+            assertTrue(!response.isSuccessful(), method + " " + path + " was accepted: " + answer);
+            return answer;
+        }
+    }
+
+    private static okhttp3.Response call(io.kubernetes.client.openapi.ApiClient client, String method, String path, String body,
+            String type) throws IOException {
+        return client.getHttpClient().newCall(new okhttp3.Request.Builder().url(client.getBasePath() + path)
+                .method(method, body == null ? null : okhttp3.RequestBody.create(body, okhttp3.MediaType.get(type))).build()).execute();
     }
 
     /** Runs Maven in {@code directory} as a user would; answers its output, kept in the work folder; fails naming the step. */
@@ -359,6 +383,17 @@ class AuthorPathIT {
     }
 
     private static String maven(Path directory, String step, Map<String, String> environment, String... arguments)
+            throws IOException, InterruptedException {
+        return maven(directory, step, environment, true, arguments);
+    }
+
+    /** Runs Maven expecting it to fail; answers its output. */
+    private static String mavenFailing(Path directory, String step, Map<String, String> environment, String... arguments)
+            throws IOException, InterruptedException {
+        return maven(directory, step, environment, false, arguments);
+    }
+
+    private static String maven(Path directory, String step, Map<String, String> environment, boolean succeeds, String... arguments)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("mvn", "-B", "-Dmaven.repo.local=" + REPOSITORY));
         if (Boolean.getBoolean("mooring.offline")) {
@@ -369,10 +404,10 @@ class AuthorPathIT {
         ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().putAll(environment);
-        Process process = builder.start();
-        int exit = process.waitFor();
+        int exit = builder.start().waitFor();
         String output = Files.readString(log);
-        assertEquals(0, exit, "step '" + step + "' (" + String.join(" ", command) + ") failed:\n" + output);
+        assertEquals(succeeds, exit == 0, "step '" + step + "' (" + String.join(" ", command) + ") "
+                + (succeeds ? "failed" : "should have failed") + ":\n" + output);
         return output;
     }
 

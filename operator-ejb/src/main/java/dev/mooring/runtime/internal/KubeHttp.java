@@ -118,6 +118,35 @@ public final class KubeHttp {
         }
     }
 
+    /**
+     * GET a text document (a pod's log), at most {@code limit} characters of it.
+     *
+     * @throws KubernetesException naming the request when the server refuses it
+     */
+    public String getText(String path, Map<String, String> query, java.time.Duration timeout, int limit) {
+        Call call = buildCall("GET", path, query, null, null);
+        call.timeout().timeout(Math.max(1, timeout.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+        try (Response response = call.execute()) {
+            ResponseBody body = response.body();
+            if (!response.isSuccessful()) {
+                throw failure("GET", path, response.code(), body == null ? "" : body.string(), null, false);
+            }
+            if (body == null) {
+                return "";
+            }
+            char[] buffer = new char[limit];
+            int read = 0;
+            try (java.io.Reader reader = body.charStream()) {
+                for (int n; read < limit && (n = reader.read(buffer, read, limit - read)) > 0;) {
+                    read += n;
+                }
+            }
+            return new String(buffer, 0, read);
+        } catch (IOException e) {
+            throw new KubernetesException(0, "", "GET " + path + " failed: " + e, e);
+        }
+    }
+
     /** Open a watch; the caller closes it. */
     public Watch<JsonObject> watch(String path, Map<String, String> query) {
         Map<String, String> watchQuery = new HashMap<>(query);
