@@ -283,13 +283,17 @@ public class OperatorManager {
         return running == null || running.isLeader();
     }
 
-    /** True after the initial sync on the leader (or without election), after the election started on a standby. */
+    /**
+     * True after the initial sync on the leader (or without election); on a standby once the
+     * election runs and the API server answered it (so readiness, which asks the same contact, is
+     * UP from the start on: no DOWN answer between started and ready).
+     */
     public boolean started() {
         if (!healthy()) {
             return false;
         }
         if (elector != null && !elector.isLeader()) {
-            return elector.electing() && !leaderTerm.get();
+            return elector.electing() && elector.connected() && !leaderTerm.get();
         }
         return ready();
     }

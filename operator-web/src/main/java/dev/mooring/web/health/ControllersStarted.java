@@ -9,7 +9,7 @@ import org.eclipse.microprofile.health.Startup;
 
 /**
  * {@code /health/started}: UP once every controller has completed its initial sync; on a standby
- * replica (leader election), once the election runs.
+ * replica (leader election), once the election runs and the API server answered it.
  */
 @Startup
 @ApplicationScoped
