@@ -38,6 +38,7 @@ class PodInstallIT {
     private static final String NAMESPACE = "policies";
     private static Path runDir;
     private static KubeHttp admin;
+    private static boolean imageBuilt;
 
     @BeforeAll
     static void up() throws Exception {
@@ -51,24 +52,37 @@ class PodInstallIT {
         Testbed.down(runDir);
     }
 
-    @Test
-    void theAdmissionPoliciesRunAsTheirPodAndTheApiServerCallsThem() throws Exception {
+    /** The demo image, and on it the example's EAR in place of the demo's, in an image of its own. */
+    private static synchronized void buildTheImage() throws Exception {
+        if (imageBuilt) {
+            return;
+        }
         Path root = Path.of(System.getProperty("mooring.it.root"));
         Podman.build(root, root.resolve("liberty-config/Containerfile"), Podman.standInBase(root), DEMO);
-        // the example's EAR in place of the demo's, in an image of its own
         Path context = Files.createTempDirectory(runDir, "policies-image");
         Ears.exportWithPackage(context, "mooring.ear", DeploymentPolicy.class, NAMESPACE);
         Files.writeString(context.resolve("Containerfile"), "ARG BASE\nFROM " + DEMO + "\nCOPY mooring.ear /config/dropins/mooring.ear\n");
         Podman.build(context, context.resolve("Containerfile"), DEMO, TAG);
+        imageBuilt = true;
+    }
 
-        Path folder = Files.createTempDirectory(runDir, "policies-manifests");
-        // from the classes the image holds: Mooring's EAR brings the ConfigMap mirror, the example's package three policies
+    /** The manifests of the example in {@code namespace}, from the classes the image holds, in a new folder. */
+    private static Path manifests(String namespace, String certificates) throws Exception {
+        Path folder = Files.createTempDirectory(runDir, namespace + "-manifests");
+        // Mooring's EAR brings the ConfigMap mirror, the example's package three policies
         Map<String, String> files = GenerateManifests.files(List.of(DeploymentPolicy.class, PodPolicy.class,
                 dev.mooring.examples.admission.DatabasePolicy.class, dev.mooring.examples.mirror.ConfigMapMirror.class),
-                new GenerateManifests.Options("policies", NAMESPACE, TAG, 1, null, null, null, false), Map.of());
+                new GenerateManifests.Options("policies", namespace, TAG, 1, null, null, null, false, false, certificates, null), Map.of());
         for (Map.Entry<String, String> file : files.entrySet()) {
             Files.writeString(folder.resolve(file.getKey()), file.getValue());
         }
+        return folder;
+    }
+
+    @Test
+    void theAdmissionPoliciesRunAsTheirPodAndTheApiServerCallsThem() throws Exception {
+        buildTheImage();
+        Path folder = manifests(NAMESPACE, null);
         List<String> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
         new Installer(admin, new Installer.Options(Duration.ofMinutes(4), false, false), progress::add)
                 .install(ManifestFolder.read(folder));
@@ -108,5 +122,127 @@ class PodInstallIT {
                         && Podman.podman("ps", "-a", "--format", "{{.Labels}}").lines()
                                 .noneMatch(labels -> labels.contains("testbed.mooring.dev/pod:" + NAMESPACE + "/")),
                 gone -> gone);
+    }
+
+    /**
+     * The cert-manager mode on the same server: the manifests' Issuer and Certificate, and a
+     * stand-in for cert-manager (no image registry here) that does what its contract says: it
+     * issues the Certificate into its Secret and injects the CA into the configurations that name
+     * it in {@code cert-manager.io/inject-ca-from}. The pod waits for the Secret (its volume is not
+     * optional), starts once it exists, and the API server calls its webhook with the injected CA.
+     */
+    @Test
+    void withCertManagerThePodWaitsForItsSecretAndTheInjectedCaIsTrusted() throws Exception {
+        buildTheImage();
+        String namespace = "policies-cm";
+        for (String kind : List.of("Issuer", "Certificate")) {
+            String plural = kind.toLowerCase(java.util.Locale.ROOT) + "s";
+            if (admin.getOptional("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + plural + ".cert-manager.io", Map.of())
+                    .isEmpty()) {
+                admin.send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", Map.of(), "{\"metadata\":{\"name\":\""
+                        + plural + ".cert-manager.io\"},\"spec\":{\"group\":\"cert-manager.io\",\"scope\":\"Namespaced\",\"names\":{"
+                        + "\"plural\":\"" + plural + "\",\"singular\":\"" + kind.toLowerCase(java.util.Locale.ROOT) + "\",\"kind\":\""
+                        + kind + "\"},\"versions\":[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":"
+                        + "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}}}]}}", "application/json");
+            }
+        }
+        Eventually.await("the stand-in cert-manager CRDs served", Duration.ofSeconds(30), () -> admin.getOptional(
+                "/apis/cert-manager.io/v1/namespaces/default/certificates", Map.of()).isPresent());
+        Path folder = manifests(namespace, "cert-manager");
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread certManager = new Thread(() -> standInCertManager(namespace, running), "stand-in cert-manager");
+        certManager.start();
+        try {
+            List<String> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+            new Installer(admin, new Installer.Options(Duration.ofMinutes(4), false, false), progress::add)
+                    .install(ManifestFolder.read(folder));
+            assertTrue(progress.contains("  applied Certificate " + namespace + "/policies-serving"), progress.toString());
+            assertTrue(progress.stream().anyMatch(line -> line.startsWith("  CA bundle in MutatingWebhookConfiguration")),
+                    progress.toString());
+            var deployment = admin.send("POST", "/apis/apps/v1/namespaces/" + namespace + "/deployments", Map.of(),
+                    "{\"metadata\":{\"name\":\"app\"},\"spec\":{\"replicas\":0,\"selector\":{\"matchLabels\":{\"app\":\"app\"}},"
+                    + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"app\"}},\"spec\":{\"containers\":[{\"name\":\"c\","
+                    + "\"image\":\"none\"}]}}}}", "application/json");
+            assertEquals("unassigned", deployment.getAsJsonObject("metadata").getAsJsonObject("labels").get(DeploymentPolicy.TEAM)
+                    .getAsString(), "the mutating webhook answered over the certificate cert-manager issued");
+            String events = admin.get("/api/v1/namespaces/" + namespace + "/events", Map.of()).toString();
+            assertTrue(events.contains("FailedMount") && events.contains("policies-tls"), "the pod waited for its Secret: " + events);
+            new Installer(admin, new Installer.Options(Duration.ofMinutes(2), false, false), line -> { })
+                    .uninstall(ManifestFolder.read(folder));
+        } finally {
+            running.set(false);
+            certManager.join(10_000);
+        }
+    }
+
+    /**
+     * What cert-manager would do in {@code namespace}, 5 s after each Certificate appears (so that
+     * the pod, made meanwhile, waits for the Secret):
+     * issue it (a CA and a serving certificate for its dnsNames) into its {@code secretName}, and
+     * write the Secret's {@code ca.crt} into every webhook of the configurations whose
+     * {@code cert-manager.io/inject-ca-from} names it.
+     */
+    private static void standInCertManager(String namespace, java.util.concurrent.atomic.AtomicBoolean running) {
+        while (running.get()) {
+            try {
+                for (var item : admin.get("/apis/cert-manager.io/v1/namespaces/" + namespace + "/certificates", Map.of())
+                        .getAsJsonArray("items")) {
+                    var certificate = item.getAsJsonObject();
+                    var spec = certificate.getAsJsonObject("spec");
+                    String name = certificate.getAsJsonObject("metadata").get("name").getAsString();
+                    String secretPath = "/api/v1/namespaces/" + namespace + "/secrets/" + spec.get("secretName").getAsString();
+                    String created = certificate.getAsJsonObject("metadata").get("creationTimestamp").getAsString();
+                    if (admin.getOptional(secretPath, Map.of()).isEmpty()
+                            && java.time.Instant.parse(created).plusSeconds(5).isBefore(java.time.Instant.now())) {
+                        List<String> names = new java.util.ArrayList<>();
+                        spec.getAsJsonArray("dnsNames").forEach(dns -> names.add(dns.getAsString()));
+                        var ca = dev.mooring.runtime.admission.CertificateAuthority.newCa("stand-in cert-manager", java.time.Instant.now(),
+                                Duration.ofDays(1));
+                        var serving = dev.mooring.runtime.admission.CertificateAuthority.newServing(ca, names, java.time.Instant.now(),
+                                Duration.ofDays(1));
+                        java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
+                        admin.send("POST", "/api/v1/namespaces/" + namespace + "/secrets", Map.of(), "{\"metadata\":{\"name\":\""
+                                + spec.get("secretName").getAsString() + "\"},\"type\":\"kubernetes.io/tls\",\"data\":{\"tls.crt\":\""
+                                + base64.encodeToString(serving.certificatePem()) + "\",\"tls.key\":\"" + base64.encodeToString(serving.keyPem())
+                                + "\",\"ca.crt\":\"" + base64.encodeToString(ca.certificatePem()) + "\"}}", "application/json");
+                    }
+                    var secret = admin.getOptional(secretPath, Map.of());
+                    if (secret.isPresent()) {
+                        inject(namespace + "/" + name, secret.get().getAsJsonObject("data").get("ca.crt").getAsString());
+                    }
+                }
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // the next round tries again
+            }
+        }
+    }
+
+    private static void inject(String certificate, String caBundle) {
+        for (String plural : List.of("validatingwebhookconfigurations", "mutatingwebhookconfigurations")) {
+            for (var item : admin.get("/apis/admissionregistration.k8s.io/v1/" + plural, Map.of()).getAsJsonArray("items")) {
+                var configuration = item.getAsJsonObject();
+                var annotations = configuration.getAsJsonObject("metadata").getAsJsonObject("annotations");
+                if (annotations == null || !annotations.has("cert-manager.io/inject-ca-from")
+                        || !certificate.equals(annotations.get("cert-manager.io/inject-ca-from").getAsString())) {
+                    continue;
+                }
+                boolean changed = false;
+                for (var webhook : configuration.getAsJsonArray("webhooks")) {
+                    var client = webhook.getAsJsonObject().getAsJsonObject("clientConfig");
+                    if (!client.has("caBundle") || !caBundle.equals(client.get("caBundle").getAsString())) {
+                        client.addProperty("caBundle", caBundle);
+                        changed = true;
+                    }
+                }
+                if (changed) {
+                    admin.send("PUT", "/apis/admissionregistration.k8s.io/v1/" + plural + "/"
+                            + configuration.getAsJsonObject("metadata").get("name").getAsString(), Map.of(), configuration.toString(),
+                            "application/json");
+                }
+            }
+        }
     }
 }
