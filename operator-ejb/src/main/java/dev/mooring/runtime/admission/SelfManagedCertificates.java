@@ -211,6 +211,11 @@ public final class SelfManagedCertificates {
         Optional<V1Secret> found = secrets.get(new ObjectKey(settings.namespace(), settings.secretName())).map(Models::copy);
         WebhookSecret stored = found.map(this::parse).orElse(null);
         Optional<WebhookSecret> next = rotation.next(stored, trusted, now);
+        if (found.isEmpty()) {
+            // a new Secret gets the ServiceAccount as it is now: one recreated since (a reinstall) has another uid, and
+            // a Secret owned by a uid that no longer exists is deleted by the garbage collector
+            ownerUid = null;
+        }
         V1OwnerReference owner = owner().orElse(null);
         WebhookSecret current = next.orElse(stored);
         if (next.isPresent() || (found.isPresent() && owner != null && !ownedBy(found.get(), owner))) {
@@ -308,7 +313,7 @@ public final class SelfManagedCertificates {
         http.send("PUT", type.itemPath(null, settings.configurationName()), Map.of(), Models.toJson(configuration), JSON);
     }
 
-    /** The ServiceAccount as the Secret's owner, read once. */
+    /** The ServiceAccount as the Secret's owner, read once per Secret this replica creates. */
     private Optional<V1OwnerReference> owner() {
         if (settings.serviceAccount() == null) {
             return Optional.empty();
