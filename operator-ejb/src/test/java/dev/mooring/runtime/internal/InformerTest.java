@@ -104,6 +104,26 @@ class InformerTest {
         assertEquals(2, informer.listCount());
     }
 
+    /**
+     * A watch that stays silent until its read times out, while the API server answers a
+     * one-object list: a quiet kind. The watch is resumed from the same resourceVersion, with no
+     * relist and no event.
+     */
+    @Test
+    void aSilentWatchOfAQuietKindIsResumedWhereItWasWithoutARelist() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.silentWatches = 1;
+        start();
+        awaitQueries(4);
+        assertTrue(api.queries.get(1).contains("watch=true") && api.queries.get(1).contains("resourceVersion=10"), api.queries.toString());
+        assertEquals("GET /api/v1/namespaces/ops/configmaps limit=1", api.queries.get(2), "the check that the server answers");
+        assertTrue(api.queries.get(3).contains("watch=true") && api.queries.get(3).contains("resourceVersion=10"),
+                "resumed from where it was: " + api.queries);
+        assertEquals(1, informer.listCount(), "no relist");
+        assertEquals(1, informer.quietWatches());
+        assertEquals(List.of("add a"), seen);
+    }
+
     private void awaitQueries(int count) throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (api.queries.size() < count && System.nanoTime() < end) {
@@ -135,6 +155,8 @@ class InformerTest {
         final Deque<String> lists = new ArrayDeque<>();
         final Deque<List<String>> watches = new ArrayDeque<>();
         final List<String> queries = new CopyOnWriteArrayList<>();
+        /** How many watches answer with a stream whose read times out (a silent connection). */
+        int silentWatches;
 
         synchronized Response answer(Request request) throws java.io.IOException {
             boolean watch = "true".equals(request.url().queryParameter("watch"));
@@ -146,6 +168,25 @@ class InformerTest {
             if (!watch) {
                 String body = lists.isEmpty() ? list("99") : lists.poll();
                 return respond(request, body);
+            }
+            if (silentWatches > 0) {
+                silentWatches--;
+                return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(200).message("scripted")
+                        .body(ResponseBody.create(okio.Okio.buffer(new okio.Source() {
+                            @Override
+                            public long read(okio.Buffer sink, long byteCount) throws java.io.IOException {
+                                throw new java.net.SocketTimeoutException("timeout");
+                            }
+
+                            @Override
+                            public okio.Timeout timeout() {
+                                return okio.Timeout.NONE;
+                            }
+
+                            @Override
+                            public void close() {
+                            }
+                        }), MediaType.get("application/json"), -1)).build();
             }
             List<String> events = watches.poll();
             if (events == null) {
