@@ -66,12 +66,12 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final List<Future<?>> workers = new ArrayList<>();
     /** Threads still inside {@link #work()}: a cancelled Future does not mean its thread has left. */
     private final java.util.Set<Thread> running = new java.util.HashSet<>();
-    /** Every informer this controller subscribed to, distinct instances (one kind may have two). */
-    private final List<Informer<?>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Every event source this controller subscribed to, distinct instances (one kind may have two). */
+    private final List<EventSource<?>> sources = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<Class<?>, Cache<?>> caches = new LinkedHashMap<>();
     /** Caches of owned kinds (for pruning): for the primary's own kind, not the primary cache. */
     private final Map<Class<?>, Cache<?>> ownedCaches = new LinkedHashMap<>();
-    private volatile Informer<T> primary;
+    private volatile EventSource<T> primary;
     private volatile ScheduledExecutorService scheduler;
 
     /**
@@ -101,8 +101,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
 
     // --- wiring, before start ---
 
-    /** Subscribe to the primary informer. */
-    public void attachPrimary(Informer<T> informer) {
+    /** Subscribe to the primary kind's source. */
+    public void attachPrimary(EventSource<T> informer) {
         primary = informer;
         register(informer);
         informer.addListener(new InformerListener<>() {
@@ -131,7 +131,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
      * name whatever its UID, so that the deletion of a child of a replaced owner brings the new
      * owner of the same name back at once.
      */
-    public <C extends KubernetesObject> void attachOwned(Informer<C> children) {
+    public <C extends KubernetesObject> void attachOwned(EventSource<C> children) {
         register(children);
         ownedCaches.putIfAbsent(children.type().modelClass(), new InformerCache<>(children));
         subscribe(children, "the owner mapper", this::controllingOwner);
@@ -139,7 +139,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
 
     /** Subscribe to a dependency with a mapper. */
     @SuppressWarnings("unchecked")
-    public <D extends KubernetesObject> void attachWatch(Informer<D> dependency, WatchMapper mapper) {
+    public <D extends KubernetesObject> void attachWatch(EventSource<D> dependency, WatchMapper mapper) {
         register(dependency);
         subscribe(dependency, mapper.description(), (object, deleted) -> {
             Collection<?> keys = mapper.mapper().map(object);
@@ -156,9 +156,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
         });
     }
 
-    private void register(Informer<?> informer) {
-        if (!informers.contains(informer)) {
-            informers.add(informer);
+    private void register(EventSource<?> informer) {
+        if (!sources.contains(informer)) {
+            sources.add(informer);
         }
         caches.putIfAbsent(informer.type().modelClass(), new InformerCache<>(informer));
         informer.onFailure(this::fail);
@@ -169,7 +169,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     }
 
     /** Maps old and new states of a watched object; the whole mapping succeeds before any key is enqueued. */
-    private <D extends KubernetesObject> void subscribe(Informer<D> informer, String description, KeyMapping<D> mapping) {
+    private <D extends KubernetesObject> void subscribe(EventSource<D> informer, String description, KeyMapping<D> mapping) {
         informer.addListener(new InformerListener<>() {
             @Override
             public void onAdd(D object) {
@@ -231,11 +231,11 @@ public final class ControllerRunner<T extends KubernetesObject> {
         return slash < 0 ? "" : apiVersion.substring(0, slash);
     }
 
-    /** The informers of this controller, primary first. */
-    public List<Informer<?>> informers() {
-        List<Informer<?>> ordered = new ArrayList<>();
+    /** The event sources of this controller, primary first. */
+    public List<EventSource<?>> sources() {
+        List<EventSource<?>> ordered = new ArrayList<>();
         ordered.add(primary);
-        informers.stream().filter(informer -> informer != primary).forEach(ordered::add);
+        sources.stream().filter(source -> source != primary).forEach(ordered::add);
         return ordered;
     }
 
@@ -250,7 +250,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         for (int i = 0; i < definition.workers(); i++) {
             workers.add(executor.submit(this::work));
         }
-        LOG.info(() -> "Controller " + name() + " is ready: " + informers().stream().map(Informer::describe).toList()
+        LOG.info(() -> "Controller " + name() + " is ready: " + sources().stream().map(EventSource::describe).toList()
                 + ", " + definition.workers() + " worker(s)");
     }
 

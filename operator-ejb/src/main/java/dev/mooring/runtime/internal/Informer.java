@@ -37,7 +37,7 @@ import java.util.logging.Logger;
  * <p>Mooring writes its own informer instead of using client-java's reflector because that one
  * retries authorization failures forever without reporting them and can stop watching silently.
  */
-public final class Informer<T extends KubernetesObject> {
+public final class Informer<T extends KubernetesObject> implements EventSource<T> {
 
     private static final Logger LOG = Logger.getLogger(Informer.class.getName());
     private static final int PAGE_SIZE = 500;
@@ -107,16 +107,19 @@ public final class Informer<T extends KubernetesObject> {
     }
 
     /** Subscribe to changes; subscribe before {@link #run()} to see the initial objects. */
+    @Override
     public void addListener(InformerListener<T> listener) {
         listeners.add(listener);
     }
 
     /** Be told when the informer fails fatally. */
+    @Override
     public void onFailure(java.util.function.Consumer<Throwable> listener) {
         failureListeners.add(listener);
     }
 
     /** The kind this informer watches. */
+    @Override
     public ResourceType<T> type() {
         return type;
     }
@@ -192,30 +195,31 @@ public final class Informer<T extends KubernetesObject> {
     }
 
     /** Whether the initial list has been cached (stays true after later relists start). */
+    @Override
     public boolean hasSynced() {
         return synced.getCount() == 0 && failure == null && initialListDone;
     }
 
     /** The fatal failure that ended the informer, if any. */
+    @Override
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure);
     }
 
     /** A copy of the cached object with this key. */
+    @Override
     public Optional<T> get(ObjectKey key) {
         T cached = store.get(key);
         return cached == null ? Optional.empty() : Optional.of(Models.copy(cached));
     }
 
-    /**
-     * The cached object itself, not a copy: for reading only (a change would change the cache
-     * without the API server knowing).
-     */
-    Optional<T> cached(ObjectKey key) {
+    @Override
+    public Optional<T> cached(ObjectKey key) {
         return Optional.ofNullable(store.get(key));
     }
 
     /** Copies of every cached object. */
+    @Override
     public List<T> list() {
         List<T> copies = new ArrayList<>(store.size());
         store.values().forEach(object -> copies.add(Models.copy(object)));
@@ -245,6 +249,7 @@ public final class Informer<T extends KubernetesObject> {
     }
 
     /** A description for logs: kind, scope and selector. */
+    @Override
     public String describe() {
         return type.kind() + (namespace == null ? " (all namespaces)" : " in " + namespace)
                 + (labelSelector == null ? "" : " with labels " + labelSelector)

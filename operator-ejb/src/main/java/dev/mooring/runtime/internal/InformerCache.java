@@ -8,12 +8,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** {@link Cache} reads backed by an informer's store; every result is a copy. */
+/** {@link Cache} reads backed by an event source's store (an informer's); every result is a copy. */
 public final class InformerCache<T extends KubernetesObject> implements Cache<T> {
 
-    private final Informer<T> informer;
+    private final EventSource<T> informer;
 
-    public InformerCache(Informer<T> informer) {
+    public InformerCache(EventSource<T> informer) {
         this.informer = informer;
     }
 

@@ -47,6 +47,8 @@ public final class OperatorRuntime {
     private final ExecutorService executor;
     private final ScheduledExecutorService scheduler;
     private final Map<String, ControllerRunner<?>> runners = new LinkedHashMap<>();
+    /** The informers each controller is subscribed to, primary first (written by the start-up task only). */
+    private final Map<ControllerRunner<?>, List<Informer<?>>> subscriptions = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<String> failures = new CopyOnWriteArrayList<>();
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final List<Runnable> failureListeners = new CopyOnWriteArrayList<>();
@@ -103,19 +105,19 @@ public final class OperatorRuntime {
             }
             for (ControllerRunner<?> runner : all) {
                 if (runner.state() == ControllerState.STARTING) {
-                    pool.start(runner.informers().get(0), executor, scheduler);
+                    informersOf(runner).stream().limit(1).forEach(informer -> pool.start(informer, executor, scheduler));
                 }
             }
             for (ControllerRunner<?> runner : all) {
-                awaitSynced(runner, runner.informers().subList(0, 1), deadline(begin, runner));
+                awaitSynced(runner, informersOf(runner).stream().limit(1).toList(), deadline(begin, runner));
             }
             for (ControllerRunner<?> runner : all) {
                 if (runner.state() == ControllerState.STARTING) {
-                    runner.informers().forEach(informer -> pool.start(informer, executor, scheduler));
+                    informersOf(runner).forEach(informer -> pool.start(informer, executor, scheduler));
                 }
             }
             for (ControllerRunner<?> runner : all) {
-                awaitSynced(runner, runner.informers(), deadline(begin, runner));
+                awaitSynced(runner, informersOf(runner), deadline(begin, runner));
                 if (runner.state() == ControllerState.STARTING && !stopping.get()) {
                     runner.startWorkers(executor, scheduler);
                 }
@@ -125,6 +127,17 @@ public final class OperatorRuntime {
         } catch (RuntimeException | Error e) {
             LOG.log(Level.SEVERE, "Mooring start-up failed", e);
             all.forEach(runner -> runner.fail(e));
+        }
+    }
+
+    private List<Informer<?>> informersOf(ControllerRunner<?> runner) {
+        return subscriptions.getOrDefault(runner, List.of());
+    }
+
+    private void subscribed(ControllerRunner<?> runner, Informer<?> informer) {
+        List<Informer<?>> informers = subscriptions.computeIfAbsent(runner, r -> new ArrayList<>());
+        if (!informers.contains(informer)) {
+            informers.add(informer);
         }
     }
 
@@ -141,8 +154,10 @@ public final class OperatorRuntime {
             if (primaryType == null) {
                 return;
             }
-            runner.attachPrimary(pool.acquire(primaryType, definition.namespace(), definition.labelSelector(),
-                    definition.resync()));
+            Informer primary = pool.acquire(primaryType, definition.namespace(), definition.labelSelector(),
+                    definition.resync());
+            subscribed(runner, primary);
+            runner.attachPrimary(primary);
             // Dependencies are watched in the primary's scope without its selector; a cluster-scoped
             // primary watches its namespaced dependencies in all namespaces.
             String scope = primaryType.namespaced() ? definition.namespace() : null;
@@ -151,14 +166,18 @@ public final class OperatorRuntime {
                 if (type == null) {
                     return;
                 }
-                runner.attachOwned(pool.acquire(type, scope, null, definition.resync()));
+                Informer children = pool.acquire(type, scope, null, definition.resync());
+                subscribed(runner, children);
+                runner.attachOwned(children);
             }
             for (WatchMapper watch : definition.watches()) {
                 ResourceType type = resolve(watch.kind(), runner, deadline);
                 if (type == null) {
                     return;
                 }
-                runner.attachWatch(pool.acquire(type, scope, null, definition.resync()), watch);
+                Informer dependency = pool.acquire(type, scope, null, definition.resync());
+                subscribed(runner, dependency);
+                runner.attachWatch(dependency, watch);
             }
         } catch (RuntimeException e) {
             runner.fail(e);
@@ -314,12 +333,12 @@ public final class OperatorRuntime {
         return pool.relists();
     }
 
-    /** Distinct informers (watch subscriptions) of this runtime. */
     /** The informers of the controllers, created so far. */
     public List<Informer<?>> informers() {
         return pool.informers();
     }
 
+    /** Distinct informers (watch subscriptions) of this runtime. */
     public int informerCount() {
         return pool.count();
     }
