@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.admission.AdmissionRoutes;
+import dev.mooring.engine.admission.WebhookConfigurations;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Models;
 import dev.mooring.examples.admission.DatabasePolicy;
 import dev.mooring.examples.admission.DeploymentPolicy;
 import dev.mooring.examples.admission.PodPolicy;
-import dev.mooring.runtime.admission.AdmissionRoutes;
-import dev.mooring.runtime.admission.WebhookConfigurations;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.Models;
-import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -383,7 +383,7 @@ class AdmissionIT {
         String base = "https://127.0.0.1:" + System.getProperty("mooring.it.https.port");
         java.net.URI webhook = java.net.URI.create(base + "/validate/db/example/org/v1/databases/check-change");
         java.net.URI echo = java.net.URI.create(base + "/echo/");
-        Map<String, byte[]> shapes = dev.mooring.runtime.admission.WorstCaseReviews.all(
+        Map<String, byte[]> shapes = dev.mooring.engine.admission.WorstCaseReviews.all(
                 payload -> review(5).replace("\"storageGb\":5", "\"storageGb\":5,\"payload\":" + payload));
         ProcessHandle liberty = LibertyPid.of("mooring-it-" + System.getProperty("mooring.it.http.port"));
         Map<String, String> report = new java.util.LinkedHashMap<>();
@@ -524,7 +524,7 @@ class AdmissionIT {
             assertTrue(answer.body().contains("request.namespace"), answer.body());
         }
         // the live client: refused before any request, or encoded into one segment
-        var live = new dev.mooring.runtime.internal.LiveResourceClient(http, new dev.mooring.runtime.internal.ResourceTypes(http), null);
+        var live = new dev.mooring.engine.kube.LiveResourceClient(http, new dev.mooring.engine.kube.ResourceTypes(http), null);
         for (String steering : List.of("../../../api/v1/namespaces/" + vault + "/secrets/leaky", "..", "%2e%2e", "a/b")) {
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                     () -> live.get(io.kubernetes.client.openapi.models.V1Namespace.class, null, steering));
@@ -624,7 +624,7 @@ class AdmissionIT {
 
     /** The certificate the HTTPS port presents, or null. */
     static java.security.cert.X509Certificate served(int port) {
-        var served = dev.mooring.runtime.admission.WebhookTls.served("127.0.0.1", port, Duration.ofSeconds(5));
+        var served = dev.mooring.engine.admission.WebhookTls.served("127.0.0.1", port, Duration.ofSeconds(5));
         return served == null ? null : served.certificate();
     }
 

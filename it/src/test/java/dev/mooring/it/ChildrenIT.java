@@ -8,9 +8,9 @@ import dev.mooring.api.Context;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.model.ControllerDefinition;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -155,7 +155,7 @@ class ChildrenIT {
                         && cm.getMetadata().getOwnerReferences().get(0).getUid().equals(replaced.getMetadata().getUid()));
                 assertTrue(!mine.getMetadata().getOwnerReferences().get(0).getUid().equals(old.getMetadata().getUid()));
             }
-            dev.mooring.runtime.internal.ControllerStatus status = engine.runtime.statuses().get(0);
+            dev.mooring.engine.model.ControllerStatus status = engine.runtime.statuses().get(0);
             assertEquals(0, status.terminalErrors(), "the old parent's children are a transient state, not a terminal error");
         }
     }

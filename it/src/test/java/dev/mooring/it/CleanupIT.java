@@ -8,7 +8,7 @@ import dev.mooring.api.Cleanup;
 import dev.mooring.api.Context;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
-import dev.mooring.runtime.internal.ControllerStatus;
+import dev.mooring.engine.model.ControllerStatus;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

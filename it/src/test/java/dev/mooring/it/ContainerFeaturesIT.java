@@ -112,7 +112,7 @@ class ContainerFeaturesIT {
     void aStagedControllerRunsThroughCdi() throws Exception {
         deployer.deploy(STAGED);
         try {
-            dev.mooring.runtime.internal.KubeHttp raw = new dev.mooring.runtime.internal.KubeHttp(Testbed.client());
+            dev.mooring.engine.kube.KubeHttp raw = new dev.mooring.engine.kube.KubeHttp(Testbed.client());
             String collection = "/apis/example.com/v1/namespaces/" + stagedNamespace + "/widgets";
             raw.send("POST", collection, Map.of(), "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\","
                     + "\"metadata\":{\"name\":\"w\"},\"spec\":{\"message\":\"hi\",\"replicas\":1}}", "application/json");

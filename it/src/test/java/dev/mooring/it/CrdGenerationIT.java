@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.it.crd.Gizmo;
-import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.mooring.it;
 
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import java.time.Duration;
 import java.util.Map;
 

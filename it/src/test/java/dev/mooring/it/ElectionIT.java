@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.LeaderElector;
+import dev.mooring.engine.LeaderElector;
+import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.util.Config;

@@ -1,11 +1,11 @@
 package dev.mooring.it;
 
 import dev.mooring.api.Reconciler;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.OperatorRuntime;
-import dev.mooring.runtime.internal.RequestScope;
-import dev.mooring.runtime.internal.WatchMapper;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.RequestScope;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.WatchMapper;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
@@ -37,7 +37,7 @@ final class Engine implements AutoCloseable {
     Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries, String operatorNamespace,
             OperatorRuntime.Retry retry) {
         runtime = new OperatorRuntime(new KubeHttp(requests), new KubeHttp(watches), entries, executor, scheduler,
-                RequestScope.NONE, retry, dev.mooring.runtime.internal.PassObserver.NONE, operatorNamespace);
+                RequestScope.NONE, retry, dev.mooring.engine.PassObserver.NONE, operatorNamespace);
         runtime.start();
     }
 

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerStatus;
-import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerStatus;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -82,7 +82,7 @@ class EngineBehaviourIT {
     void aQuietWatchIsResumedNotReportedAsLost() throws Exception {
         ApiClient watches = Config.fromConfig(Testbed.runDir().resolve("admin.kubeconfig").toString()).setReadTimeout(1_000);
         List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(dev.mooring.runtime.internal.Informer.class.getName());
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(dev.mooring.engine.Informer.class.getName());
         java.util.logging.Handler handler = new java.util.logging.Handler() {
             @Override
             public void publish(java.util.logging.LogRecord record) {
@@ -104,7 +104,7 @@ class EngineBehaviourIT {
         try (Engine engine = new Engine(Testbed.client(), watches,
                 List.of(new OperatorRuntime.Entry(definition(V1ConfigMap.class, Duration.ofMinutes(5), null, false), recorder)))) {
             engine.awaitReady();
-            dev.mooring.runtime.internal.Informer<?> informer = engine.runtime.informers().get(0);
+            dev.mooring.engine.Informer<?> informer = engine.runtime.informers().get(0);
             Eventually.await("three silent periods found quiet", TIMEOUT, informer::quietWatches, quiet -> quiet >= 3);
             assertTrue(informer.connected(), "the informer reports a lost connection");
             create("after-quiet");

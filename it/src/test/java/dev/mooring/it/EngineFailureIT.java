@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerState;
-import dev.mooring.runtime.internal.ControllerStatus;
-import dev.mooring.runtime.internal.OperatorRuntime;
-import dev.mooring.runtime.internal.WatchMapper;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerState;
+import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.engine.model.WatchMapper;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

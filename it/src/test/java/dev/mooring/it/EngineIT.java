@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.ObjectKey;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.OperatorRuntime;
-import dev.mooring.runtime.internal.WatchMapper;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.WatchMapper;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -109,7 +109,7 @@ class EngineIT {
             Eventually.await("the marker reconciled", TIMEOUT, () -> recorder.passCount(new ObjectKey(namespace, "marker")) >= 1);
             assertEquals(afterChild, recorder.passCount(ownerKey), "a child of another UID reached the owner");
             // ... its deletion does: the owner of that name may have replaced the one it belonged to
-            var raw = new dev.mooring.runtime.internal.KubeHttp(Testbed.client());
+            var raw = new dev.mooring.engine.kube.KubeHttp(Testbed.client());
             String stale = "/api/v1/namespaces/" + namespace + "/secrets/stale";
             raw.send("PATCH", stale, Map.of(), "{\"metadata\":{\"finalizers\":null}}", "application/merge-patch+json");
             try {

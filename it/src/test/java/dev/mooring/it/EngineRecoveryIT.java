@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.Context;
 import dev.mooring.api.ObjectKey;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerStatus;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerStatus;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -73,8 +73,8 @@ class EngineRecoveryIT {
         ChildMaker maker = new ChildMaker();
         ControllerDefinition definition = Engine.definition("outage", V1ConfigMap.class, namespace, null, 1, List.of(), List.of());
         try (Engine engine = new Engine(Testbed.client(), Testbed.client().setReadTimeout(5_000),
-                List.of(new dev.mooring.runtime.internal.OperatorRuntime.Entry(definition, maker)), "default",
-                new dev.mooring.runtime.internal.OperatorRuntime.Retry(Duration.ofSeconds(1), Duration.ofSeconds(60)))) {
+                List.of(new dev.mooring.engine.OperatorRuntime.Entry(definition, maker)), "default",
+                new dev.mooring.engine.OperatorRuntime.Retry(Duration.ofSeconds(1), Duration.ofSeconds(60)))) {
             engine.awaitReady();
             create(core, namespace, "before", Map.of("v", "1"));
             Eventually.await("before's child", TIMEOUT, () -> maker.creates.get() == 1);

@@ -3,7 +3,7 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.util.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;

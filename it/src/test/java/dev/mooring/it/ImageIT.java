@@ -3,7 +3,7 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.net.ServerSocket;
 import java.net.URI;

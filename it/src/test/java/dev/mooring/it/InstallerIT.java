@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
+import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.it.install.Sprocket;
 import dev.mooring.it.install.SprocketController;
 import dev.mooring.it.install.SprocketValidator;
 import dev.mooring.manifests.GenerateManifests;
 import dev.mooring.manifests.Installer;
 import dev.mooring.manifests.ManifestFolder;
-import dev.mooring.runtime.internal.KubeHttp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

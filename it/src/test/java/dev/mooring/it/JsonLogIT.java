@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

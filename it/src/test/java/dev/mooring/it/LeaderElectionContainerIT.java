@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.examples.admission.DeploymentPolicy;
 import dev.mooring.examples.admission.PodPolicy;
 import dev.mooring.manifests.GenerateManifests;
 import dev.mooring.manifests.Installer;
 import dev.mooring.manifests.ManifestFolder;
-import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.util.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -196,9 +196,9 @@ class PodInstallIT {
                             && java.time.Instant.parse(created).plusSeconds(5).isBefore(java.time.Instant.now())) {
                         List<String> names = new java.util.ArrayList<>();
                         spec.getAsJsonArray("dnsNames").forEach(dns -> names.add(dns.getAsString()));
-                        var ca = dev.mooring.runtime.admission.CertificateAuthority.newCa("stand-in cert-manager", java.time.Instant.now(),
+                        var ca = dev.mooring.engine.admission.CertificateAuthority.newCa("stand-in cert-manager", java.time.Instant.now(),
                                 Duration.ofDays(1));
-                        var serving = dev.mooring.runtime.admission.CertificateAuthority.newServing(ca, names, java.time.Instant.now(),
+                        var serving = dev.mooring.engine.admission.CertificateAuthority.newServing(ca, names, java.time.Instant.now(),
                                 Duration.ofDays(1));
                         java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
                         admin.send("POST", "/api/v1/namespaces/" + namespace + "/secrets", Map.of(), "{\"metadata\":{\"name\":\""

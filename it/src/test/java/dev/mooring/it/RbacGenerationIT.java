@@ -3,9 +3,22 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
 import dev.mooring.api.Cache;
 import dev.mooring.api.client.ResourceClient;
+import dev.mooring.engine.Informer;
+import dev.mooring.engine.InformerCache;
+import dev.mooring.engine.InformerPool;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.RequestScope;
+import dev.mooring.engine.StagePipeline;
+import dev.mooring.engine.admission.AdmissionDispatcher;
+import dev.mooring.engine.admission.AdmissionReads;
+import dev.mooring.engine.admission.AdmissionRoutes;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.LiveResourceClient;
+import dev.mooring.engine.kube.ResourceTypes;
+import dev.mooring.engine.model.ControllerOptions;
+import dev.mooring.engine.model.StagePlan;
 import dev.mooring.examples.admission.DatabasePolicy;
 import dev.mooring.examples.admission.DeploymentPolicy;
 import dev.mooring.examples.admission.PodPolicy;
@@ -14,20 +27,6 @@ import dev.mooring.examples.snippets.Widget;
 import dev.mooring.examples.snippets.WidgetController;
 import dev.mooring.it.widget.WidgetCrd;
 import dev.mooring.manifests.Rbac;
-import dev.mooring.runtime.admission.AdmissionDispatcher;
-import dev.mooring.runtime.admission.AdmissionReads;
-import dev.mooring.runtime.admission.AdmissionRoutes;
-import dev.mooring.runtime.internal.ControllerOptions;
-import dev.mooring.runtime.internal.Informer;
-import dev.mooring.runtime.internal.InformerCache;
-import dev.mooring.runtime.internal.InformerPool;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.LiveResourceClient;
-import dev.mooring.runtime.internal.OperatorRuntime;
-import dev.mooring.runtime.internal.RequestScope;
-import dev.mooring.runtime.internal.ResourceTypes;
-import dev.mooring.runtime.internal.StagePipeline;
-import dev.mooring.runtime.internal.StagePlan;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1Namespace;
@@ -305,12 +304,12 @@ class RbacGenerationIT {
         }
         ExecutorService executor = Executors.newCachedThreadPool();
         Path files = java.nio.file.Files.createTempDirectory(runDir, "certificates");
-        var settings = new dev.mooring.runtime.admission.SelfManagedCertificates.Settings(run.namespace, run.name + "-tls", run.name,
+        var settings = new dev.mooring.engine.admission.SelfManagedCertificates.Settings(run.namespace, run.name + "-tls", run.name,
                 configuration, run.name, Duration.ofDays(90), Duration.ofDays(3650), true, true);
-        List<dev.mooring.runtime.admission.SelfManagedCertificates> replicas = new java.util.ArrayList<>();
+        List<dev.mooring.engine.admission.SelfManagedCertificates> replicas = new java.util.ArrayList<>();
         try {
             for (String replica : List.of("a", "b")) {
-                var certificates = new dev.mooring.runtime.admission.SelfManagedCertificates(new KubeHttp(run.operator),
+                var certificates = new dev.mooring.engine.admission.SelfManagedCertificates(new KubeHttp(run.operator),
                         new KubeHttp(run.watches), settings, files.resolve(replica + "/tls.crt"), files.resolve(replica + "/tls.key"),
                         java.time.Instant::now, Duration.ofSeconds(2));
                 certificates.informers().forEach(informer -> executor.submit(informer::run));
@@ -318,13 +317,13 @@ class RbacGenerationIT {
             }
             String secret = "/api/v1/namespaces/" + run.namespace + "/secrets/" + run.name + "-tls";
             java.util.function.Supplier<String> agreement = () -> {
-                replicas.forEach(dev.mooring.runtime.admission.SelfManagedCertificates::check);
+                replicas.forEach(dev.mooring.engine.admission.SelfManagedCertificates::check);
                 return agreedCertificate(run.admin, secret, String.format(configurations, "validating") + "/" + configuration,
                         String.format(configurations, "mutating") + "/" + configuration, files);
             };
             if (!run.awaitOrRefused(() -> agreement.get() != null)) {
                 assertTrue(!run.complete(), "the replicas did not agree: " + replicas.stream()
-                        .map(dev.mooring.runtime.admission.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
+                        .map(dev.mooring.engine.admission.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
                 return;
             }
             String first = agreement.get();
@@ -337,7 +336,7 @@ class RbacGenerationIT {
                 return now != null && !now.equals(first);
             })) {
                 assertTrue(!run.complete(), "no new certificate after the Secret was deleted: " + replicas.stream()
-                        .map(dev.mooring.runtime.admission.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
+                        .map(dev.mooring.engine.admission.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
                 return;
             }
             if (run.complete()) {

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.admission.AdmissionRoutes;
+import dev.mooring.engine.admission.WebhookConfigurations;
+import dev.mooring.engine.admission.WebhookTls;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Models;
 import dev.mooring.examples.admission.DeploymentPolicy;
-import dev.mooring.runtime.admission.AdmissionRoutes;
-import dev.mooring.runtime.admission.WebhookConfigurations;
-import dev.mooring.runtime.admission.WebhookTls;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.Models;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;

@@ -3,12 +3,12 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.mooring.api.Controller;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerOptions;
+import dev.mooring.engine.model.StagePlan;
 import dev.mooring.examples.snippets.ExternalBucket;
 import dev.mooring.examples.snippets.Widget;
 import dev.mooring.examples.snippets.WidgetController;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerOptions;
-import dev.mooring.runtime.internal.StagePlan;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Service;

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.StagePipeline;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.model.StagePlan;
 import dev.mooring.examples.snippets.Widget;
 import dev.mooring.examples.snippets.WidgetController;
 import dev.mooring.it.widget.WidgetCrd;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.OperatorRuntime;
-import dev.mooring.runtime.internal.StagePipeline;
-import dev.mooring.runtime.internal.StagePlan;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.admission.AdmissionRoutes;
+import dev.mooring.engine.admission.WebhookConfigurations;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Models;
 import dev.mooring.it.threads.Shards;
 import dev.mooring.it.threads.ThreadsPolicy;
-import dev.mooring.runtime.admission.AdmissionRoutes;
-import dev.mooring.runtime.admission.WebhookConfigurations;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.Models;
 import io.kubernetes.client.common.KubernetesObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,9 +126,9 @@ class ThreadsIT {
                 continue;
             }
             String name = thread.substring(1, thread.indexOf('"', 1));
-            boolean loop = thread.contains("dev.mooring.runtime.internal.Informer.run")
-                    || thread.contains("dev.mooring.runtime.internal.ControllerRunner.work")
-                    || thread.contains("dev.mooring.runtime.internal.LeaderElector.run");
+            boolean loop = thread.contains("dev.mooring.engine.Informer.run")
+                    || thread.contains("dev.mooring.engine.ControllerRunner.work")
+                    || thread.contains("dev.mooring.engine.LeaderElector.run");
             if (loop) {
                 String pool = name.startsWith("Default Executor") ? "Default Executor"
                         : name.startsWith("mooring-loop") ? "mooring-loop" : "other";

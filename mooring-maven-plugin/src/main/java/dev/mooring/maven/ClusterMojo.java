@@ -1,9 +1,9 @@
 package dev.mooring.maven;
 
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.model.Durations;
 import dev.mooring.manifests.Installer;
 import dev.mooring.manifests.ManifestFolder;
-import dev.mooring.runtime.internal.Durations;
-import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.util.Config;
 import java.io.File;
 import java.io.IOException;

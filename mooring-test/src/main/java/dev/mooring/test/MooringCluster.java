@@ -1,9 +1,9 @@
 package dev.mooring.test;
 
 import dev.mooring.api.client.ResourceClient;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.LiveResourceClient;
-import dev.mooring.runtime.internal.ResourceTypes;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.LiveResourceClient;
+import dev.mooring.engine.kube.ResourceTypes;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.Config;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.mooring.runtime;
 
 import dev.mooring.api.admission.AdmissionCache;
-import dev.mooring.runtime.admission.AdmissionRoute;
-import dev.mooring.runtime.admission.AdmissionRoutes;
+import dev.mooring.engine.admission.AdmissionRoute;
+import dev.mooring.engine.admission.AdmissionRoutes;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;

@@ -2,18 +2,18 @@ package dev.mooring.runtime;
 
 import dev.mooring.api.Cache;
 import dev.mooring.api.client.ResourceClient;
-import dev.mooring.runtime.admission.AdmissionDispatcher;
-import dev.mooring.runtime.admission.AdmissionReads;
-import dev.mooring.runtime.admission.AdmissionRoute;
-import dev.mooring.runtime.admission.ClientTrust;
-import dev.mooring.runtime.admission.DecodeBudget;
-import dev.mooring.runtime.admission.SelfManagedCertificates;
-import dev.mooring.runtime.admission.ServingCertificate;
-import dev.mooring.runtime.internal.Informer;
-import dev.mooring.runtime.internal.InformerPool;
-import dev.mooring.runtime.internal.LiveResourceClient;
-import dev.mooring.runtime.internal.ResourceType;
-import dev.mooring.runtime.internal.ResourceTypes;
+import dev.mooring.engine.Informer;
+import dev.mooring.engine.InformerPool;
+import dev.mooring.engine.admission.AdmissionDispatcher;
+import dev.mooring.engine.admission.AdmissionReads;
+import dev.mooring.engine.admission.AdmissionRoute;
+import dev.mooring.engine.admission.ClientTrust;
+import dev.mooring.engine.admission.DecodeBudget;
+import dev.mooring.engine.admission.SelfManagedCertificates;
+import dev.mooring.engine.admission.ServingCertificate;
+import dev.mooring.engine.kube.LiveResourceClient;
+import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.kube.ResourceTypes;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -117,7 +117,7 @@ public class AdmissionService {
             routes.addAll(policy.routes());
         }
         try {
-            dev.mooring.runtime.admission.WebhookTls tls = config.webhookTls();
+            dev.mooring.engine.admission.WebhookTls tls = config.webhookTls();
             clients = config.webhookClientAuth() ? new ClientTrust(tls.clientCa()) : ClientTrust.ANY;
             certificate = new ServingCertificate(tls, clients.required(), config.webhookHost(), config.webhookPort());
             boolean validating = routes.stream().anyMatch(route -> !route.mutating());
@@ -147,7 +147,7 @@ public class AdmissionService {
 
     /** The self-managed certificates on the operator's connection, their watches running on managed threads. */
     private SelfManagedCertificates selfManaged(SelfManagedCertificates.Settings settings,
-            dev.mooring.runtime.admission.WebhookTls tls) {
+            dev.mooring.engine.admission.WebhookTls tls) {
         KubernetesConnection kubernetes = connection.get();
         SelfManagedCertificates issuing = new SelfManagedCertificates(kubernetes.requests(), kubernetes.watches(), settings,
                 tls.certificate(), tls.key(), java.time.Instant::now, config.retry().maxDelay());
@@ -256,7 +256,7 @@ public class AdmissionService {
         }
         for (Map.Entry<Class<?>, String> pending : pendingCaches.entrySet()) {
             serving = false;
-            details.put("cache " + dev.mooring.runtime.internal.ModelKind.of(pending.getKey()).kind(), pending.getValue());
+            details.put("cache " + dev.mooring.engine.kube.ModelKind.of(pending.getKey()).kind(), pending.getValue());
         }
         for (Map<Class<?>, Informer<?>> byKind : caches.values()) {
             for (Informer<?> informer : byKind.values()) {
@@ -313,7 +313,7 @@ public class AdmissionService {
                 throw new IllegalArgumentException(beanClass.getSimpleName() + " reads " + kind.getSimpleName()
                         + " from a cache it did not declare: add it to @AdmissionCache on the bean");
             }
-            return new dev.mooring.runtime.internal.InformerCache<>((Informer<K>) informer);
+            return new dev.mooring.engine.InformerCache<>((Informer<K>) informer);
         }
 
         @Override

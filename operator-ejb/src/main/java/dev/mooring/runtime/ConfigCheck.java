@@ -1,6 +1,6 @@
 package dev.mooring.runtime;
 
-import dev.mooring.runtime.internal.ControllerOptions;
+import dev.mooring.engine.model.ControllerOptions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

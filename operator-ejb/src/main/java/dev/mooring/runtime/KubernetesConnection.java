@@ -1,6 +1,6 @@
 package dev.mooring.runtime;
 
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.auth.ApiKeyAuth;
 import io.kubernetes.client.openapi.auth.HttpBasicAuth;

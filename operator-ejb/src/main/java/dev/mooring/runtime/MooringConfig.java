@@ -1,8 +1,8 @@
 package dev.mooring.runtime;
 
-import dev.mooring.runtime.internal.Durations;
-import dev.mooring.runtime.internal.LeaderElector;
-import dev.mooring.runtime.internal.OperatorRuntime;
+import dev.mooring.engine.LeaderElector;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.model.Durations;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ public class MooringConfig {
      * Defaults to the in-cluster service account's namespace, else {@code default}.
      */
     public String namespace() {
-        return dev.mooring.runtime.internal.KubeNames.namespace(config.getOptionalValue("mooring.namespace", String.class)
+        return dev.mooring.engine.kube.KubeNames.namespace(config.getOptionalValue("mooring.namespace", String.class)
                 .map(String::trim)
                 .filter(value -> !value.isEmpty())
                 .or(MooringConfig::serviceAccountNamespace)
@@ -124,7 +124,7 @@ public class MooringConfig {
      *
      * @throws IllegalArgumentException if the key store location is not configured
      */
-    public dev.mooring.runtime.admission.WebhookTls webhookTls() {
+    public dev.mooring.engine.admission.WebhookTls webhookTls() {
         String keyStore = config.getOptionalValue("mooring.webhook.tls.keystore", String.class)
                 .filter(value -> !value.isBlank() && !value.contains("${"))
                 .or(() -> Optional.ofNullable(System.getProperty("server.output.dir"))
@@ -136,7 +136,7 @@ public class MooringConfig {
         boolean self = selfManagedCertificates(config);
         Path certificate = self ? selfManaged.resolve("tls.crt") : Path.of(text("mooring.webhook.tls.cert-file", "/var/run/mooring/tls/tls.crt"));
         Path key = self ? selfManaged.resolve("tls.key") : Path.of(text("mooring.webhook.tls.key-file", "/var/run/mooring/tls/tls.key"));
-        return new dev.mooring.runtime.admission.WebhookTls(certificate, key,
+        return new dev.mooring.engine.admission.WebhookTls(certificate, key,
                 config.getOptionalValue(CLIENT_CA_FILE, String.class).filter(value -> !value.isBlank()).map(Path::of).orElse(null),
                 Path.of(keyStore),
                 text("mooring.webhook.tls.keystore-password", "mooring-webhook").toCharArray());
@@ -175,34 +175,34 @@ public class MooringConfig {
      *
      * @throws IllegalArgumentException naming the property whose value is missing or wrong
      */
-    public Optional<dev.mooring.runtime.admission.SelfManagedCertificates.Settings> selfManagedCertificates() {
+    public Optional<dev.mooring.engine.admission.SelfManagedCertificates.Settings> selfManagedCertificates() {
         return selfManagedCertificates(config, namespace());
     }
 
-    static Optional<dev.mooring.runtime.admission.SelfManagedCertificates.Settings> selfManagedCertificates(Config config,
+    static Optional<dev.mooring.engine.admission.SelfManagedCertificates.Settings> selfManagedCertificates(Config config,
             String namespace) {
         if (!selfManagedCertificates(config)) {
             return Optional.empty();
         }
         String prefix = CERTIFICATES + ".";
-        String service = dev.mooring.runtime.internal.KubeNames.name(config.getOptionalValue(prefix + "service", String.class)
+        String service = dev.mooring.engine.kube.KubeNames.name(config.getOptionalValue(prefix + "service", String.class)
                 .map(String::trim).filter(value -> !value.isEmpty())
                 .orElseThrow(() -> new IllegalArgumentException(CERTIFICATES + "=self-managed needs " + prefix
                         + "service: the name of the webhook Service (the serving certificate is for its DNS names)")),
                 prefix + "service");
-        String secret = dev.mooring.runtime.internal.KubeNames.name(optionalText(config, prefix + "secret").orElse(service + "-tls"),
+        String secret = dev.mooring.engine.kube.KubeNames.name(optionalText(config, prefix + "secret").orElse(service + "-tls"),
                 prefix + "secret");
-        String configuration = dev.mooring.runtime.internal.KubeNames.name(optionalText(config, prefix + "webhook-configuration")
+        String configuration = dev.mooring.engine.kube.KubeNames.name(optionalText(config, prefix + "webhook-configuration")
                 .orElse(service + "." + namespace + ".svc"), prefix + "webhook-configuration");
         String account = optionalText(config, prefix + "service-account")
-                .map(name -> dev.mooring.runtime.internal.KubeNames.name(name, prefix + "service-account")).orElse(null);
+                .map(name -> dev.mooring.engine.kube.KubeNames.name(name, prefix + "service-account")).orElse(null);
         Duration validity = Durations.positive(prefix + "validity", optionalText(config, prefix + "validity").orElse("P90D"));
         Duration caValidity = Durations.positive(prefix + "ca-validity", optionalText(config, prefix + "ca-validity").orElse("P3650D"));
         if (caValidity.compareTo(validity) < 0) {
             throw new IllegalArgumentException(prefix + "ca-validity (" + caValidity + ") must not be less than " + prefix
                     + "validity (" + validity + ")");
         }
-        return Optional.of(new dev.mooring.runtime.admission.SelfManagedCertificates.Settings(namespace, secret, service,
+        return Optional.of(new dev.mooring.engine.admission.SelfManagedCertificates.Settings(namespace, secret, service,
                 configuration, account, validity, caValidity, true, true));
     }
 

@@ -2,10 +2,10 @@ package dev.mooring.runtime;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerStatus;
-import dev.mooring.runtime.internal.OperatorRuntime;
-import dev.mooring.runtime.internal.WatchMapper;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.engine.model.WatchMapper;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.ConcurrencyManagement;
@@ -74,7 +74,7 @@ public class OperatorManager {
     private final java.util.concurrent.atomic.AtomicBoolean endingTerm = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicBoolean processFailed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile OperatorRuntime runtime;
-    private volatile dev.mooring.runtime.internal.LeaderElector elector;
+    private volatile dev.mooring.engine.LeaderElector elector;
 
     @PostConstruct
     void start() {
@@ -94,13 +94,13 @@ public class OperatorManager {
             for (ReconcilerExtension.Discovered controller : discovered) {
                 entries.add(entry(controller, namespace));
             }
-            dev.mooring.runtime.internal.KubeHttp requests = kubernetes.requests();
+            dev.mooring.engine.kube.KubeHttp requests = kubernetes.requests();
             if (config.leaderElectionEnabled()) {
-                elector = new dev.mooring.runtime.internal.LeaderElector(kubernetes.requests(), config.leaderElection());
+                elector = new dev.mooring.engine.LeaderElector(kubernetes.requests(), config.leaderElection());
                 // every write of the controllers (objects, status, Events) is checked against the leadership by this
                 // replica's own monotonic clock just before it is sent: a leader paused past its renew deadline (a long
                 // GC, SIGSTOP, a partition) sends nothing when it resumes, before its elector notices the loss
-                dev.mooring.runtime.internal.LeaderElector election = elector;
+                dev.mooring.engine.LeaderElector election = elector;
                 requests = requests.guardWrites(election::isLeader, "this replica's leadership of Lease "
                         + election.settings().namespace() + "/" + election.settings().name() + " expired (renew deadline "
                         + election.settings().renewDeadline().toSeconds() + " s passed without a renewal)");
@@ -135,9 +135,9 @@ public class OperatorManager {
 
     /** The election loop: start the controllers when elected; on a loss stop them, then report it. */
     private void elect() {
-        dev.mooring.runtime.internal.LeaderElector running = elector;
+        dev.mooring.engine.LeaderElector running = elector;
         try {
-            running.run(new dev.mooring.runtime.internal.LeaderElector.Leadership() {
+            running.run(new dev.mooring.engine.LeaderElector.Leadership() {
                 @Override
                 public void acquired() {
                     leaderTerm.set(true);
@@ -146,7 +146,7 @@ public class OperatorManager {
                 }
 
                 @Override
-                public void lost(dev.mooring.runtime.internal.LeaderElector.LeadershipLost cause) {
+                public void lost(dev.mooring.engine.LeaderElector.LeadershipLost cause) {
                     endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.LEADERSHIP_LOST, cause);
                 }
             });
@@ -201,7 +201,7 @@ public class OperatorManager {
         contexts.add(context);
         Object reference = beanManager.getReference(bean, contractType(bean), context);
         Object reconciler = controller.stagePlan() == null ? reference
-                : new dev.mooring.runtime.internal.StagePipeline<>(controller.stagePlan(), reference);
+                : new dev.mooring.engine.StagePipeline<>(controller.stagePlan(), reference);
         List<WatchMapper> watches = new ArrayList<>();
         for (Method method : controller.watchMethods()) {
             watches.add(WatchMapper.of(reference, method));
@@ -212,8 +212,8 @@ public class OperatorManager {
 
     /** The bean type {@code Reconciler<T>} or {@code Staged<T>} to look the bean up with. */
     private static Type contractType(Bean<?> bean) {
-        ParameterizedType reconciler = dev.mooring.runtime.internal.ControllerOptions.typed(bean.getTypes(), Reconciler.class);
-        return reconciler != null ? reconciler : dev.mooring.runtime.internal.ControllerOptions.typed(bean.getTypes(), dev.mooring.api.Staged.class);
+        ParameterizedType reconciler = dev.mooring.engine.model.ControllerOptions.typed(bean.getTypes(), Reconciler.class);
+        return reconciler != null ? reconciler : dev.mooring.engine.model.ControllerOptions.typed(bean.getTypes(), dev.mooring.api.Staged.class);
     }
 
     @PreDestroy
@@ -270,7 +270,7 @@ public class OperatorManager {
      * ready would never replace the old leader.
      */
     public boolean readyToServe() {
-        dev.mooring.runtime.internal.LeaderElector running = elector;
+        dev.mooring.engine.LeaderElector running = elector;
         if (running != null && !running.isLeader() && !leaderTerm.get()) {
             return healthy() && running.connected();
         }
@@ -279,7 +279,7 @@ public class OperatorManager {
 
     /** True while this replica leads, or always without election; null-free for health data. */
     public boolean leader() {
-        dev.mooring.runtime.internal.LeaderElector running = elector;
+        dev.mooring.engine.LeaderElector running = elector;
         return running == null || running.isLeader();
     }
 
@@ -300,7 +300,7 @@ public class OperatorManager {
 
     /** Leader election state for health data: null without election. */
     public String leadership() {
-        dev.mooring.runtime.internal.LeaderElector running = elector;
+        dev.mooring.engine.LeaderElector running = elector;
         if (running == null) {
             return null;
         }
@@ -318,7 +318,7 @@ public class OperatorManager {
         OperatorRuntime running = runtime;
         java.util.Map<String, String> connections = new java.util.LinkedHashMap<>();
         if (running != null) {
-            for (dev.mooring.runtime.internal.Informer<?> informer : running.informers()) {
+            for (dev.mooring.engine.Informer<?> informer : running.informers()) {
                 connections.put("informer " + informer.describe(), informer.connected() ? "connected"
                         : "disconnected" + (informer.lastContactMillis() == 0 ? "" : " since "
                         + java.time.Instant.ofEpochMilli(informer.lastContactMillis())) + ": " + informer.lastProblem());

@@ -3,8 +3,8 @@ package dev.mooring.runtime;
 import dev.mooring.api.Controller;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Watch;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerOptions;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerOptions;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -41,7 +41,7 @@ public class ReconcilerExtension implements Extension {
      * @param watchMethods its {@link Watch} methods
      */
     public record Discovered(ControllerDefinition definition, Bean<?> bean, List<Method> watchMethods,
-            dev.mooring.runtime.internal.StagePlan stagePlan) {
+            dev.mooring.engine.model.StagePlan stagePlan) {
     }
 
     private record Candidate(Bean<?> bean, Class<?> beanClass, Controller options, Class<? extends KubernetesObject> kind,
@@ -95,8 +95,8 @@ public class ReconcilerExtension implements Extension {
                 ControllerDefinition definition = ControllerOptions.resolve(candidate.beanClass(), candidate.options(),
                         candidate.kind(), cleans, key -> config.getOptionalValue(key, String.class));
                 candidate.watchMethods().forEach(ControllerOptions::watchedKind);
-                dev.mooring.runtime.internal.StagePlan plan = ControllerOptions.typed(candidate.bean().getTypes(), dev.mooring.api.Staged.class) == null
-                        ? null : dev.mooring.runtime.internal.StagePlan.of(candidate.beanClass(), candidate.kind());
+                dev.mooring.engine.model.StagePlan plan = ControllerOptions.typed(candidate.bean().getTypes(), dev.mooring.api.Staged.class) == null
+                        ? null : dev.mooring.engine.model.StagePlan.of(candidate.beanClass(), candidate.kind());
                 Class<?> clash = names.putIfAbsent(definition.name(), candidate.beanClass());
                 if (clash != null) {
                     throw new IllegalStateException("Controller name '" + definition.name() + "' is used by both "

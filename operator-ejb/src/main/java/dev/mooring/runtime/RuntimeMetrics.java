@@ -1,11 +1,11 @@
 package dev.mooring.runtime;
 
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerStatus;
-import dev.mooring.runtime.internal.LeaderElector;
-import dev.mooring.runtime.internal.OperatorRuntime;
-import dev.mooring.runtime.internal.Outcome;
-import dev.mooring.runtime.internal.PassObserver;
+import dev.mooring.engine.LeaderElector;
+import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.Outcome;
+import dev.mooring.engine.PassObserver;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -15,9 +15,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.ToLongFunction;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.Timer;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
+import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * Mooring's MicroProfile Metrics, named like controller-runtime's where one exists so that its
@@ -109,7 +109,7 @@ public class RuntimeMetrics implements PassObserver {
 
     /** Gauges of an informer's connection: the outage of the API server shows here, and in the health checks' data. */
     @Override
-    public void informerCreated(dev.mooring.runtime.internal.Informer<?> informer) {
+    public void informerCreated(dev.mooring.engine.Informer<?> informer) {
         Tag tag = new Tag("informer", informer.describe());
         registry.gauge(meta("mooring_informer_connected", "1 while the informer's last list or watch reached the API server"),
                 () -> informer.connected() ? 1 : 0, tag);
@@ -122,13 +122,13 @@ public class RuntimeMetrics implements PassObserver {
      * Register the admission metrics of these routes (labelled by path) and return the observer
      * that updates them.
      */
-    dev.mooring.runtime.admission.AdmissionDispatcher.Observer admission(List<dev.mooring.runtime.admission.AdmissionRoute> routes) {
+    dev.mooring.engine.admission.AdmissionDispatcher.Observer admission(List<dev.mooring.engine.admission.AdmissionRoute> routes) {
         java.util.Map<String, java.util.concurrent.atomic.AtomicLong> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
         java.util.Map<String, Timer> latency = new java.util.concurrent.ConcurrentHashMap<>();
         java.util.Map<String, Counter> denials = new java.util.concurrent.ConcurrentHashMap<>();
         // by "path code": codes are known only when answered, registered once each
         java.util.Map<String, Counter> requests = new java.util.concurrent.ConcurrentHashMap<>();
-        for (dev.mooring.runtime.admission.AdmissionRoute route : routes) {
+        for (dev.mooring.engine.admission.AdmissionRoute route : routes) {
             Tag webhook = new Tag("webhook", route.path());
             java.util.concurrent.atomic.AtomicLong running = new java.util.concurrent.atomic.AtomicLong();
             inFlight.put(route.path(), running);
@@ -139,14 +139,14 @@ public class RuntimeMetrics implements PassObserver {
             denials.put(route.path(), registry.counter(meta("mooring_webhook_denials_total",
                     "Admission requests answered with allowed: false"), webhook));
         }
-        return new dev.mooring.runtime.admission.AdmissionDispatcher.Observer() {
+        return new dev.mooring.engine.admission.AdmissionDispatcher.Observer() {
             @Override
-            public void started(dev.mooring.runtime.admission.AdmissionRoute route) {
+            public void started(dev.mooring.engine.admission.AdmissionRoute route) {
                 inFlight.get(route.path()).incrementAndGet();
             }
 
             @Override
-            public void answered(dev.mooring.runtime.admission.AdmissionRoute route, int status, boolean denied, Duration duration) {
+            public void answered(dev.mooring.engine.admission.AdmissionRoute route, int status, boolean denied, Duration duration) {
                 inFlight.get(route.path()).decrementAndGet();
                 latency.get(route.path()).update(duration);
                 requests.computeIfAbsent(route.path() + " " + status, key -> registry.counter(meta(

@@ -3,7 +3,7 @@ package dev.mooring.manifests;
 import dev.mooring.api.CustomResource;
 import dev.mooring.api.crd.PrinterColumn;
 import dev.mooring.api.crd.ScaleSubresource;
-import dev.mooring.runtime.internal.KindCoordinates;
+import dev.mooring.engine.kube.KindCoordinates;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;

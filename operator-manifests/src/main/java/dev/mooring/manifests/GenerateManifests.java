@@ -1,8 +1,8 @@
 package dev.mooring.manifests;
 
-import dev.mooring.runtime.admission.AdmissionRoutes;
-import dev.mooring.runtime.admission.WebhookConfigurations;
-import dev.mooring.runtime.internal.ControllerOptions;
+import dev.mooring.engine.admission.AdmissionRoutes;
+import dev.mooring.engine.admission.WebhookConfigurations;
+import dev.mooring.engine.model.ControllerOptions;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -4,8 +4,9 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.runtime.internal.KubeHttp;
-import dev.mooring.runtime.internal.KubeNames;
+import dev.mooring.engine.kube.Failures;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.KubeNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -250,7 +251,7 @@ public final class Installer {
             try {
                 return http.getOptional(collection, Map.of());
             } catch (KubernetesException e) {
-                if (e.code() != 429 && e.code() < 500) {
+                if (!Failures.isTransient(e)) {
                     throw e;
                 }
                 pause("the API server cannot list " + kind + " yet: " + e.getMessage());

@@ -3,7 +3,7 @@ package dev.mooring.manifests;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
-import dev.mooring.runtime.internal.KubeNames;
+import dev.mooring.engine.kube.KubeNames;
 import java.util.List;
 
 /**

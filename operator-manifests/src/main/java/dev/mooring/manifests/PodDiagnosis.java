@@ -3,7 +3,7 @@ package dev.mooring.manifests;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

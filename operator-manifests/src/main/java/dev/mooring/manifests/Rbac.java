@@ -3,9 +3,9 @@ package dev.mooring.manifests;
 import dev.mooring.api.RbacRule;
 import dev.mooring.api.Watch;
 import dev.mooring.api.admission.AdmissionCache;
-import dev.mooring.runtime.internal.ControllerDefinition;
-import dev.mooring.runtime.internal.ControllerOptions;
-import dev.mooring.runtime.internal.KindCoordinates;
+import dev.mooring.engine.kube.KindCoordinates;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerOptions;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -109,14 +109,14 @@ public final class Rbac {
             rbac.add(new Key(namespace, "", "secrets", Set.of(Certificates.secretName(settings.name()))), "get", "list", "watch",
                     "update");
             rbac.add(new Key(namespace, "", "serviceaccounts", Set.of(settings.name())), "get");
-            List<dev.mooring.runtime.admission.AdmissionRoute> routes = dev.mooring.runtime.admission.AdmissionRoutes.of(
-                    classes.stream().filter(dev.mooring.runtime.admission.AdmissionRoutes::declares).toList());
+            List<dev.mooring.engine.admission.AdmissionRoute> routes = dev.mooring.engine.admission.AdmissionRoutes.of(
+                    classes.stream().filter(dev.mooring.engine.admission.AdmissionRoutes::declares).toList());
             // the configurations that exist: one per kind of webhook
             List<String> configurations = new ArrayList<>();
             if (routes.stream().anyMatch(route -> !route.mutating())) {
                 configurations.add("validatingwebhookconfigurations");
             }
-            if (routes.stream().anyMatch(dev.mooring.runtime.admission.AdmissionRoute::mutating)) {
+            if (routes.stream().anyMatch(dev.mooring.engine.admission.AdmissionRoute::mutating)) {
                 configurations.add("mutatingwebhookconfigurations");
             }
             for (String resource : configurations) {

@@ -1,7 +1,7 @@
 package dev.mooring.bench;
 
+import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.manifests.Installer;
-import dev.mooring.runtime.internal.KubeHttp;
 import io.kubernetes.client.util.Config;
 import java.io.IOException;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package dev.mooring.bench;
 
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.util.Config;
 import java.io.InputStream;
 import java.net.URI;

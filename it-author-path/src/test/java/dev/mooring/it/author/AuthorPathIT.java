@@ -42,7 +42,7 @@ class AuthorPathIT {
     @BeforeAll
     static void theLocalRepositoryHoldsThisBuild() throws IOException {
         // the generated project resolves Mooring from the local repository: stale copies there would test another build
-        for (String module : List.of("mooring-archetype", "mooring-maven-plugin", "operator-ejb", "mooring-test")) {
+        for (String module : List.of("mooring-archetype", "mooring-maven-plugin", "operator-ejb", "mooring-engine", "mooring-test")) {
             Path built = ROOT.resolve(module).resolve("target").resolve(module + "-" + VERSION + ".jar");
             Path installed = REPOSITORY.resolve("dev/mooring").resolve(module).resolve(VERSION).resolve(module + "-" + VERSION + ".jar");
             assertTrue(Files.isRegularFile(installed), installed + " is missing: run the build with mvn install (./mooring test does)");
@@ -89,6 +89,7 @@ class AuthorPathIT {
             List<String> entries = ear.stream().map(entry -> entry.getName()).toList();
             for (String expected : List.of("META-INF/application.xml", "operator-ejb.jar", "operator-web.war",
                     "lib/com.example.greetings-greeting-operator-1.0-SNAPSHOT.jar", "lib/dev.mooring-operator-api-" + VERSION + ".jar",
+                    "lib/dev.mooring-mooring-engine-" + VERSION + ".jar",
                     "lib/io.kubernetes-client-java-27.0.0.jar", "lib/org.slf4j-slf4j-jdk14-2.0.18.jar")) {
                 assertTrue(entries.contains(expected), expected + " not in the EAR: " + entries);
             }

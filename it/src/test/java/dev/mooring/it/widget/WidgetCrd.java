@@ -1,6 +1,6 @@
 package dev.mooring.it.widget;
 
-import dev.mooring.runtime.internal.KubeHttp;
+import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 
 /** Installs the CRD of the README's Widget (examples/snippets); raw JSON: client-java's CRD models send fields the server rejects. */

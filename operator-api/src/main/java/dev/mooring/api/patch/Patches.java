@@ -82,7 +82,23 @@ public final class Patches {
         if (!before.getUid().equals(after.getUid()) || !before.getResourceVersion().equals(after.getResourceVersion())) {
             throw new IllegalArgumentException("A guarded diff cannot change metadata.uid or metadata.resourceVersion");
         }
-        JsonArray changes = jsonPatch(withoutEmpty(toJson(original)), withoutEmpty(toJson(desired)));
+        return guarded(original, jsonPatch(withoutEmpty(toJson(original)), withoutEmpty(toJson(desired))));
+    }
+
+    /**
+     * {@code changes} to {@code original}, guarded as {@link #diff} guards them: preceded by
+     * {@code test} operations on {@code /metadata/uid} and {@code /metadata/resourceVersion}.
+     *
+     * @return the guarded operations; empty when {@code changes} is empty
+     * @throws IllegalArgumentException if {@code original} lacks {@code metadata.uid} or
+     *     {@code metadata.resourceVersion}
+     */
+    public static JsonArray guarded(KubernetesObject original, JsonArray changes) {
+        var before = original.getMetadata();
+        if (before == null || before.getUid() == null || before.getResourceVersion() == null) {
+            throw new IllegalArgumentException(
+                    "A guarded diff needs a fetched object with metadata.uid and metadata.resourceVersion");
+        }
         if (changes.isEmpty()) {
             return changes;
         }

@@ -1,7 +1,7 @@
 package dev.mooring.web.admission;
 
+import dev.mooring.engine.admission.AdmissionDispatcher;
 import dev.mooring.runtime.AdmissionService;
-import dev.mooring.runtime.admission.AdmissionDispatcher;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;

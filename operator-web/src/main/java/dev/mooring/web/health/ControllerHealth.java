@@ -1,7 +1,7 @@
 package dev.mooring.web.health;
 
+import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.runtime.OperatorManager;
-import dev.mooring.runtime.internal.ControllerStatus;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 

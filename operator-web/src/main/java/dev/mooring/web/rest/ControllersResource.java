@@ -1,7 +1,7 @@
 package dev.mooring.web.rest;
 
+import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.runtime.OperatorManager;
-import dev.mooring.runtime.internal.ControllerStatus;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

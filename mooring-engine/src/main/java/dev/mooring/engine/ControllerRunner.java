@@ -1,0 +1,349 @@
+package dev.mooring.engine;
+
+import dev.mooring.api.Cache;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.Reconciler;
+import dev.mooring.engine.handler.ControllingOwner;
+import dev.mooring.engine.handler.EnqueueMapped;
+import dev.mooring.engine.handler.EnqueueObject;
+import dev.mooring.engine.handler.KeyMapping;
+import dev.mooring.engine.handler.MapperKeys;
+import dev.mooring.engine.kube.EngineClient;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerState;
+import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.engine.predicate.StatusOnlyChange;
+import dev.mooring.engine.predicate.UpdatePredicate;
+import dev.mooring.engine.queue.WorkQueue;
+import dev.mooring.engine.source.EventSource;
+import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs one controller: events of its sources become keys in its work queue (through the
+ * handlers of {@code dev.mooring.engine.handler}), and workers take the keys, never two passes of
+ * one key at once, each pass run by the {@link PassDispatcher} within the reconcile timeout.
+ *
+ * <p>Each pass ends in exactly one {@link Outcome}, acted on in one place: one queue action, one
+ * count, one log line. Sources are attached before start (by {@link OperatorRuntime}); workers
+ * run on the managed executor given to {@link #startWorkers}. The runner keeps the queue, the
+ * workers, timeouts and the lifecycle (stop, drain, failure).
+ */
+public final class ControllerRunner<T extends KubernetesObject> {
+
+    private static final Logger LOG = Logger.getLogger(ControllerRunner.class.getName());
+
+    private final ControllerDefinition definition;
+    private final WorkQueue<ObjectKey> queue;
+    private final PassObserver observer;
+    private final Consumer<ControllerRunner<?>> onFailure;
+    private final PassDispatcher<T> dispatcher;
+    private final PassCounts counts = new PassCounts();
+
+    private final AtomicReference<ControllerState> state = new AtomicReference<>(ControllerState.STARTING);
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final List<Future<?>> workers = new ArrayList<>();
+    /** Threads still inside {@link #work()}: a cancelled Future does not mean its thread has left. */
+    private final Set<Thread> running = new HashSet<>();
+    /** Every event source this controller subscribed to, distinct instances (one kind may have two). */
+    private final List<EventSource<?>> sources = new CopyOnWriteArrayList<>();
+    private final Map<Class<?>, Cache<?>> caches = new LinkedHashMap<>();
+    /** Caches of owned kinds (for pruning): for the primary's own kind, not the primary cache. */
+    private final Map<Class<?>, Cache<?>> ownedCaches = new LinkedHashMap<>();
+    private volatile EventSource<T> primary;
+    private volatile ScheduledExecutorService scheduler;
+
+    /**
+     * @param clients the live client for a default namespace
+     * @param events where the Events of a pass go; null to drop them
+     * @param onFailure told once when the controller fails fatally
+     */
+    public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, Function<String, EngineClient> clients,
+            RequestScope requestScope, WorkQueue<ObjectKey> queue, EventRecorder events, PassObserver observer,
+            Consumer<ControllerRunner<?>> onFailure) {
+        this.definition = definition;
+        this.queue = queue;
+        this.observer = observer;
+        this.onFailure = onFailure;
+        this.dispatcher = new PassDispatcher<>(new PassDispatcher.Shared(definition.name(), clients, requestScope, events,
+                caches, ownedCaches, this::enqueue), definition.finalizer(), reconciler, definition.kind().getSimpleName());
+    }
+
+    public String name() {
+        return definition.name();
+    }
+
+    public ControllerDefinition definition() {
+        return definition;
+    }
+
+    // --- wiring, before start ---
+
+    /** Subscribe to the primary kind's source: every change of an object enqueues it, status-only updates aside. */
+    public void attachPrimary(EventSource<T> source) {
+        primary = source;
+        register(source);
+        source.addListener(new EnqueueObject<>(queue::add,
+                definition.statusEvents() ? UpdatePredicate.ALL : StatusOnlyChange.IGNORED));
+    }
+
+    /** Subscribe to an owned kind: a change of a child enqueues its controlling owner (see {@link ControllingOwner}). */
+    public <C extends KubernetesObject> void attachOwned(EventSource<C> children) {
+        register(children);
+        ownedCaches.putIfAbsent(children.type().modelClass(), new InformerCache<>(children));
+        children.addListener(mapped(new ControllingOwner<>(primary), "the owner mapper", children));
+    }
+
+    /** Subscribe to a dependency with the author's mapper. */
+    public <D extends KubernetesObject> void attachWatch(EventSource<D> dependency, WatchMapper mapper) {
+        register(dependency);
+        dependency.addListener(mapped(new MapperKeys<>(mapper), mapper.description(), dependency));
+    }
+
+    private <D extends KubernetesObject> EnqueueMapped<D> mapped(KeyMapping<D> mapping, String description,
+            EventSource<D> source) {
+        return new EnqueueMapped<>(mapping, description, source.type().kind(), queue::add,
+                () -> state.get() != ControllerState.FAILED && state.get() != ControllerState.STOPPED, this::fail);
+    }
+
+    private void register(EventSource<?> source) {
+        if (!sources.contains(source)) {
+            sources.add(source);
+        }
+        caches.putIfAbsent(source.type().modelClass(), new InformerCache<>(source));
+        source.onFailure(this::fail);
+    }
+
+    /** The event sources of this controller, primary first. */
+    public List<EventSource<?>> sources() {
+        List<EventSource<?>> ordered = new ArrayList<>();
+        ordered.add(primary);
+        sources.stream().filter(source -> source != primary).forEach(ordered::add);
+        return ordered;
+    }
+
+    // --- running ---
+
+    /** Start the workers (once every informer has synced); marks the controller ready. */
+    public synchronized void startWorkers(ExecutorService executor, ScheduledExecutorService timers) {
+        if (!state.compareAndSet(ControllerState.STARTING, ControllerState.READY)) {
+            return;
+        }
+        this.scheduler = timers;
+        for (int i = 0; i < definition.workers(); i++) {
+            workers.add(executor.submit(this::work));
+        }
+        LOG.info(() -> "Controller " + name() + " is ready: " + sources().stream().map(EventSource::describe).toList()
+                + ", " + definition.workers() + " worker(s)");
+    }
+
+    /** Request a pass of {@code key}; coalesced; a no-op after stop. */
+    public void enqueue(ObjectKey key) {
+        queue.add(Objects.requireNonNull(key, "key"));
+    }
+
+    private void work() {
+        synchronized (this) {
+            running.add(Thread.currentThread());
+        }
+        try {
+            for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
+                ObjectKey key = next.get();
+                try (LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name())) {
+                    reconcile(key);
+                } finally {
+                    queue.done(key);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            // a bug in the engine must not end a worker silently
+            fail(new IllegalStateException("A worker of controller " + name() + " stopped unexpectedly: " + e, e));
+        } finally {
+            synchronized (this) {
+                running.remove(Thread.currentThread());
+                notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Wait until no worker thread runs any more (after a stop or a failure interrupted them). A
+     * worker that calls this (a failure reported from a pass) does not wait for itself.
+     *
+     * @return false if some still ran when the timeout passed (code that ignores interrupts)
+     */
+    public synchronized boolean awaitWorkersStopped(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!running.isEmpty() && !(running.size() == 1 && running.contains(Thread.currentThread()))) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    private void reconcile(ObjectKey key) {
+        // the pass reads the cached object (for owner references and status) and gives the reconciler its one copy
+        Optional<T> cached = primary.cached(key);
+        if (cached.isEmpty()) {
+            // Absent from the watched scope: nothing to reconcile; owned children go with garbage collection.
+            queue.forget(key);
+            return;
+        }
+        PassTimer timer = PassTimer.start(scheduler, definition.reconcileTimeout());
+        settle(key, dispatcher.dispatch(key, cached.get(), timer), timer.nanos());
+    }
+
+    /** The one place an outcome is acted on: the queue action, the count, the log and the observer. */
+    private void settle(ObjectKey key, Outcome outcome, long nanos) {
+        counts.took(nanos);
+        switch (outcome.kind()) {
+            case SUCCESS -> {
+                queue.forget(key);
+                outcome.requeueAfter().ifPresent(delay -> queue.addAfter(key, delay));
+                counts.succeeded();
+            }
+            case TERMINAL -> {
+                queue.forget(key);
+                counts.failedTerminally();
+                LOG.log(Level.WARNING, "Reconcile of " + dispatcher.describe(key) + " failed terminally (no retry): "
+                        + outcome.cause().getMessage(), outcome.cause());
+            }
+            case CANCELLED -> {
+                double seconds = queue.retry(key).toMillis() / 1000.0;
+                counts.cancelled();
+                LOG.warning(() -> String.format("Reconcile of %s exceeded its timeout of %s and was cancelled; retry in %.2f s",
+                        dispatcher.describe(key), definition.reconcileTimeout(), seconds));
+            }
+            case ERROR -> {
+                double seconds = queue.retry(key).toMillis() / 1000.0;
+                counts.failed();
+                LOG.log(Level.WARNING, String.format("Reconcile of %s failed; retry in %.2f s: %s", dispatcher.describe(key),
+                        seconds, outcome.cause()), outcome.cause());
+            }
+        }
+        try {
+            observer.passed(name(), outcome.kind(), Duration.ofNanos(nanos));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Recording the metrics of a pass of " + name() + " failed", e);
+        }
+    }
+
+    // --- lifecycle and status ---
+
+    /** Mark failed (once), stop the workers at once, and report to the runtime. */
+    public void fail(Throwable cause) {
+        ControllerState previous = state.getAndUpdate(
+                s -> s == ControllerState.STARTING || s == ControllerState.READY ? ControllerState.FAILED : s);
+        if (previous != ControllerState.STARTING && previous != ControllerState.READY) {
+            return; // already stopped or failed: a late error changes nothing
+        }
+        failure.set(cause);
+        LOG.log(Level.SEVERE, "Controller " + name() + " failed: " + cause.getMessage(), cause);
+        halt(Duration.ZERO);
+        onFailure.accept(this);
+    }
+
+    /**
+     * Stop: no new work, delayed retries discarded, ready work drains for up to the shutdown
+     * timeout, then running passes are interrupted.
+     */
+    public void stop() {
+        if (beginStop()) {
+            finishStop(System.nanoTime());
+        }
+    }
+
+    /**
+     * First half of {@link #stop()}: the queue takes no new work (ready work stays to drain).
+     *
+     * @return true if this call stopped a running controller, so that {@link #finishStop} follows
+     */
+    public boolean beginStop() {
+        ControllerState previous = state.getAndUpdate(s -> s == ControllerState.FAILED ? s : ControllerState.STOPPED);
+        if (previous == ControllerState.FAILED || previous == ControllerState.STOPPED) {
+            return false;
+        }
+        queue.shutdown(definition.shutdownTimeout().isZero());
+        return true;
+    }
+
+    /**
+     * Second half of {@link #stop()}: ready work drains until {@code begin} plus the shutdown
+     * timeout, then running passes are interrupted.
+     *
+     * @param begin {@link System#nanoTime()} when the stop began
+     */
+    public void finishStop(long begin) {
+        halt(definition.shutdownTimeout(), begin);
+    }
+
+    private void halt(Duration drain) {
+        queue.shutdown(drain.isZero());
+        halt(drain, System.nanoTime());
+    }
+
+    private void halt(Duration drain, long begin) {
+        List<Future<?>> pending;
+        synchronized (this) {
+            pending = new ArrayList<>(workers);
+        }
+        long end = begin + drain.toNanos();
+        for (Future<?> worker : pending) {
+            try {
+                long left = end - System.nanoTime();
+                if (left > 0) {
+                    worker.get(left, TimeUnit.NANOSECONDS);
+                }
+            } catch (TimeoutException | ExecutionException | CancellationException e) {
+                // interrupted below
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            worker.cancel(true);
+        }
+    }
+
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    public ControllerState state() {
+        return state.get();
+    }
+
+    public ControllerStatus status() {
+        Throwable cause = failure.get();
+        return new ControllerStatus(name(), definition.kind().getSimpleName(), state.get(),
+                cause == null ? null : cause.getMessage(), queue.depth(), queue.processing(), queue.delayed(),
+                counts.successes(), counts.errors(), counts.terminalErrors(), counts.cancellations(),
+                counts.durationSeconds());
+    }
+}

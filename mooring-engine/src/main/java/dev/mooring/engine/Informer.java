@@ -1,0 +1,531 @@
+package dev.mooring.engine;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.Backoff;
+import dev.mooring.engine.kube.Failures;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Models;
+import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.source.EventSource;
+import dev.mooring.engine.source.InformerListener;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.util.Watch;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Keeps a local cache of one kind in one scope in step with the API server, and reports every
+ * change to a listener.
+ *
+ * <p>{@link #run()} is the informer's loop; it runs on a managed thread until {@link #stop()}:
+ * a list (see {@link #relist()}), then a watch from the list's resourceVersion with bookmarks. A watch that
+ * ends normally is resumed from the last seen resourceVersion; a 410 Gone (history compacted)
+ * leads to a relist, which reports what changed while disconnected (adds, updates, deletes); a
+ * transport failure or a watch that stays silent longer than the watch client's read timeout is
+ * retried with exponential backoff (1 s doubling to the configured cap). Authorization failures,
+ * a kind that is not served and other client errors (401, 403, 404, any 4xx but 408, 409, 410
+ * and 429) are fatal: {@link #run()} throws them.
+ *
+ * <p>Mooring writes its own informer instead of using client-java's reflector because that one
+ * retries authorization failures forever without reporting them and can stop watching silently.
+ */
+public final class Informer<T extends KubernetesObject> implements EventSource<T> {
+
+    private static final Logger LOG = Logger.getLogger(Informer.class.getName());
+    private static final int PAGE_SIZE = 500;
+    private static final Duration MIN_WATCH_TIMEOUT = Duration.ofMinutes(5);
+
+    private final KubeHttp lists;
+    private final KubeHttp watches;
+    private final ResourceType<T> type;
+    private final String namespace;
+    private final String labelSelector;
+    private final String fieldSelector;
+    private final List<InformerListener<T>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<Throwable>> failureListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Backoff reconnects;
+
+    private final Map<ObjectKey, T> store = new ConcurrentHashMap<>();
+    private final CountDownLatch synced = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean stopped;
+    private volatile Watch<JsonObject> current;
+    private volatile Throwable failure;
+    private volatile boolean initialListDone;
+    private final java.util.concurrent.atomic.AtomicLong listsDone = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong quietWatches = new java.util.concurrent.atomic.AtomicLong();
+    private String resourceVersion;
+    /** Failed lists and watches since the API server last answered: how long the next reconnect waits. */
+    private int reconnectFailures;
+    private volatile boolean connected;
+    private volatile long lastContactMillis;
+    private volatile String lastProblem;
+
+    /** The first delay before reconnecting after a failed list or watch; it doubles up to {@link #RECONNECT_CAP}. */
+    static final Duration FIRST_RECONNECT = Duration.ofMillis(250);
+    /**
+     * The longest delay between two reconnection attempts (or {@code mooring.retry.max-delay} when
+     * smaller): short, so that the informer is back within seconds of the API server, whatever
+     * the outage lasted. The delay starts again from {@link #FIRST_RECONNECT} after every
+     * successful list or watch, and each wait is jittered so that many informers do not reconnect
+     * at once.
+     */
+    static final Duration RECONNECT_CAP = Duration.ofSeconds(4);
+
+    /**
+     * @param namespace the namespace to watch, or null for all namespaces (or a cluster-scoped kind)
+     * @param labelSelector a label selector, or null for none
+     */
+    public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
+            Duration backoffCap) {
+        this(lists, watches, type, namespace, labelSelector, null, backoffCap);
+    }
+
+    /**
+     * An informer of the objects that also match a field selector: {@code metadata.name=NAME}
+     * watches one object with RBAC limited to that name ({@code resourceNames} authorize a list
+     * and watch that select one name).
+     *
+     * @param fieldSelector a field selector, or null for none
+     */
+    public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
+            String fieldSelector, Duration backoffCap) {
+        this.fieldSelector = fieldSelector == null || fieldSelector.isBlank() ? null : fieldSelector;
+        this.lists = lists;
+        this.watches = watches;
+        this.type = type;
+        this.namespace = type.namespaced() ? namespace : null;
+        this.labelSelector = labelSelector == null || labelSelector.isBlank() ? null : labelSelector;
+        // between half and all of each delay: informers that lost the server together do not come back together
+        this.reconnects = Backoff.exponential(FIRST_RECONNECT, min(RECONNECT_CAP, backoffCap)).withJitter(0.5, 1.0);
+    }
+
+    /** Subscribe to changes; subscribe before {@link #run()} to see the initial objects. */
+    @Override
+    public void addListener(InformerListener<T> listener) {
+        listeners.add(listener);
+    }
+
+    /** Be told when the informer fails fatally. */
+    @Override
+    public void onFailure(java.util.function.Consumer<Throwable> listener) {
+        failureListeners.add(listener);
+    }
+
+    /** The kind this informer watches. */
+    @Override
+    public ResourceType<T> type() {
+        return type;
+    }
+
+    /** The watched namespace, or null for all namespaces or a cluster-scoped kind. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /**
+     * The loop: list, watch, relist when needed, until stopped. A fatal error ends it and is
+     * reported to the failure listeners and by {@link #failure()}.
+     */
+    public void run() {
+        boolean needList = true;
+        try {
+            while (!stopped) {
+                try {
+                    if (needList) {
+                        relist();
+                        needList = false;
+                    }
+                    needList = watchOnce();
+                } catch (KubernetesException e) {
+                    if (stopped) {
+                        break;
+                    }
+                    if (Failures.isFatal(e)) {
+                        throw e;
+                    }
+                    if (e.code() == 410) {
+                        needList = true;
+                        continue;
+                    }
+                    boolean first = connected || lastProblem == null;
+                    connected = false;
+                    lastProblem = e.getMessage();
+                    Duration delay = reconnects.delay(reconnectFailures++);
+                    LOG.log(first ? Level.WARNING : Level.FINE, "Watch of {0} failed, retrying in {1} s: {2}",
+                            new Object[] {describe(), delay.toMillis() / 1000.0, e.getMessage()});
+                    sleep(delay);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            LOG.log(Level.SEVERE, "The informer of " + describe() + " failed: " + e.getMessage(), e);
+            failureListeners.forEach(listener -> listener.accept(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            finished.countDown();
+            synced.countDown(); // release waiters; they check hasSynced()/failure()
+        }
+    }
+
+    /** Stop the loop; closes the open watch so that a blocked read returns at once. */
+    public void stop() {
+        stopped = true;
+        Watch<JsonObject> watch = current;
+        if (watch != null) {
+            try {
+                watch.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.FINE, "Closing the watch of " + describe() + " failed", e);
+            }
+        }
+    }
+
+    /** Wait until the initial list is cached, the informer failed, or it stopped. */
+    public boolean awaitSynced(Duration timeout) throws InterruptedException {
+        return synced.await(timeout.toNanos(), TimeUnit.NANOSECONDS) && hasSynced();
+    }
+
+    /** Whether the initial list has been cached (stays true after later relists start). */
+    @Override
+    public boolean hasSynced() {
+        return synced.getCount() == 0 && failure == null && initialListDone;
+    }
+
+    /** The fatal failure that ended the informer, if any. */
+    @Override
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** A copy of the cached object with this key. */
+    @Override
+    public Optional<T> get(ObjectKey key) {
+        T cached = store.get(key);
+        return cached == null ? Optional.empty() : Optional.of(Models.copy(cached));
+    }
+
+    @Override
+    public Optional<T> cached(ObjectKey key) {
+        return Optional.ofNullable(store.get(key));
+    }
+
+    /** Copies of every cached object. */
+    @Override
+    public List<T> list() {
+        List<T> copies = new ArrayList<>(store.size());
+        store.values().forEach(object -> copies.add(Models.copy(object)));
+        return copies;
+    }
+
+    /** Re-deliver every cached object as an update to itself (the periodic resync). */
+    public void resync() {
+        if (!hasSynced()) {
+            return;
+        }
+        for (T object : store.values()) {
+            for (InformerListener<T> listener : listeners) {
+                listener.onUpdate(object, object);
+            }
+        }
+    }
+
+    /** Complete lists so far: 1 after the initial list, one more per relist (after 410 Gone). */
+    public long listCount() {
+        return listsDone.get();
+    }
+
+    /** Number of cached objects. */
+    public int size() {
+        return store.size();
+    }
+
+    /** A description for logs: kind, scope and selector. */
+    @Override
+    public String describe() {
+        return type.kind() + (namespace == null ? " (all namespaces)" : " in " + namespace)
+                + (labelSelector == null ? "" : " with labels " + labelSelector)
+                + (fieldSelector == null ? "" : " with fields " + fieldSelector);
+    }
+
+    /** Adds this informer's selectors to a list or watch query. */
+    private void select(Map<String, String> query) {
+        if (labelSelector != null) {
+            query.put("labelSelector", labelSelector);
+        }
+        if (fieldSelector != null) {
+            query.put("fieldSelector", fieldSelector);
+        }
+    }
+
+    /**
+     * Lists the whole scope. The initial list asks for resourceVersion 0: the API server answers
+     * from its watch cache, whole, in one response (as client-go's reflector starts); a relist
+     * (after the watch history expired) reads consistently, in pages of {@value #PAGE_SIZE}, as
+     * does a server without a watch cache, which honours the limit.
+     */
+    private void relist() {
+        Map<ObjectKey, T> listed = new HashMap<>();
+        String continueToken = null;
+        String listVersion;
+        do {
+            Map<String, String> query = new HashMap<>();
+            query.put("limit", Integer.toString(PAGE_SIZE));
+            if (continueToken != null) {
+                query.put("continue", continueToken);
+            } else if (!initialListDone) {
+                query.put("resourceVersion", "0");
+            }
+            select(query);
+            JsonObject page = lists.get(type.collectionPath(namespace), query);
+            contact();
+            for (JsonElement item : page.getAsJsonArray("items")) {
+                T object = decode(item.getAsJsonObject());
+                listed.put(ObjectKey.of(object), object);
+            }
+            JsonObject metadata = page.getAsJsonObject("metadata");
+            listVersion = stringOrNull(metadata, "resourceVersion");
+            continueToken = stringOrNull(metadata, "continue");
+        } while (continueToken != null && !continueToken.isEmpty());
+
+        // The whole list goes into the store before any listener hears of it: a pass woken by one
+        // change of the relist sees every other change of it in the cache. Then deletes (gone, or
+        // replaced under the same name), then adds and updates.
+        List<Runnable> notifications = new ArrayList<>();
+        for (Map.Entry<ObjectKey, T> old : new ArrayList<>(store.entrySet())) {
+            T now = listed.get(old.getKey());
+            if (now == null || !sameUid(old.getValue(), now)) {
+                store.remove(old.getKey());
+                notifications.add(() -> dispatchDelete(old.getValue()));
+            }
+        }
+        for (Map.Entry<ObjectKey, T> entry : listed.entrySet()) {
+            T previous = store.put(entry.getKey(), entry.getValue());
+            notifications.add(previous == null ? () -> dispatchAdd(entry.getValue())
+                    : () -> dispatchUpdate(previous, entry.getValue()));
+        }
+        notifications.forEach(Runnable::run);
+        resourceVersion = listVersion;
+        listsDone.incrementAndGet();
+        if (!initialListDone) {
+            initialListDone = true;
+            LOG.info(() -> "Initial list of " + describe() + " complete: " + listed.size() + " objects");
+        }
+        synced.countDown();
+    }
+
+    /**
+     * The model of a listed or watched object, as the cache keeps it: without
+     * {@code metadata.managedFields} (null), as controller-runtime's caches strip them; they are
+     * often the larger part of an object and no reconcile decision needs them. A live read
+     * ({@code ResourceClient.get}) returns them.
+     */
+    private T decode(JsonObject json) {
+        if (json.get("metadata") instanceof JsonObject metadata) {
+            metadata.remove("managedFields");
+        }
+        T object = Models.fromJson(json, type);
+        if (object.getMetadata() != null) {
+            object.getMetadata().setManagedFields(null);
+        }
+        return object;
+    }
+
+    /** One watch request; returns true when a relist is needed. */
+    private boolean watchOnce() {
+        Map<String, String> query = new HashMap<>();
+        query.put("resourceVersion", resourceVersion);
+        query.put("allowWatchBookmarks", "true");
+        long timeout = MIN_WATCH_TIMEOUT.toSeconds();
+        query.put("timeoutSeconds", Long.toString(timeout + ThreadLocalRandom.current().nextLong(timeout)));
+        select(query);
+        boolean established = false;
+        try (Watch<JsonObject> watch = watches.watch(type.collectionPath(namespace), query)) {
+            current = watch;
+            if (stopped) {
+                return false;
+            }
+            contact();
+            established = true;
+            for (Watch.Response<JsonObject> event : watch) {
+                lastContactMillis = System.currentTimeMillis();
+                if (handle(event)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            throw new KubernetesException(0, "", "Closing the watch of " + describe() + " failed: " + e, e);
+        } catch (RuntimeException e) {
+            if (e instanceof KubernetesException kubernetes) {
+                throw kubernetes;
+            }
+            if (established && !stopped && rootCause(e) instanceof java.net.SocketTimeoutException && serverAnswers()) {
+                // A quiet kind: an API server sends bookmarks only once its watch cache has seen a change of the
+                // kind (or etcd's progress notification, minutes apart), so an idle watch of a kind nobody changes
+                // stays silent. The server answered a request just now: resume the watch from where it was.
+                LOG.fine(() -> "The watch of " + describe() + " was silent for the idle timeout while the API server answers;"
+                        + " resuming it from resourceVersion " + resourceVersion);
+                return false;
+            }
+            // client-java reports a broken or timed-out stream as a RuntimeException wrapping an IOException
+            throw new KubernetesException(0, "", "The watch of " + describe() + " broke: " + rootMessage(e), e);
+        } finally {
+            current = null;
+        }
+    }
+
+    /** Applies one watch event; returns true when the history expired and a relist is needed. */
+    private boolean handle(Watch.Response<JsonObject> event) {
+        switch (event.type) {
+            case "ADDED", "MODIFIED" -> {
+                T object = decode(event.object);
+                T previous = store.put(ObjectKey.of(object), object);
+                if (previous == null) {
+                    dispatchAdd(object);
+                } else {
+                    dispatchUpdate(previous, object);
+                }
+                resourceVersion = object.getMetadata().getResourceVersion();
+            }
+            case "DELETED" -> {
+                T object = decode(event.object);
+                T previous = store.remove(ObjectKey.of(object));
+                dispatchDelete(previous != null ? previous : object);
+                resourceVersion = object.getMetadata().getResourceVersion();
+            }
+            case "BOOKMARK" -> {
+                JsonObject metadata = event.object == null ? null : event.object.getAsJsonObject("metadata");
+                String version = metadata == null ? null : stringOrNull(metadata, "resourceVersion");
+                if (version != null) {
+                    resourceVersion = version;
+                }
+            }
+            case "ERROR" -> {
+                int code = event.status == null || event.status.getCode() == null ? 0 : event.status.getCode();
+                if (code == 410) {
+                    LOG.info(() -> "Watch history of " + describe() + " expired (410 Gone); relisting");
+                    return true;
+                }
+                String message = event.status == null ? "unknown error" : event.status.getMessage();
+                throw new KubernetesException(code, event.status == null ? "" : Objects.toString(event.status.getReason(), ""),
+                        "The watch of " + describe() + " reported an error: " + message, null);
+            }
+            default -> LOG.warning(() -> "Ignoring watch event of unknown type " + event.type + " for " + describe());
+        }
+        return false;
+    }
+
+    /**
+     * Client errors that retrying cannot fix: 401, 403, 404 (kind not served) and any other 4xx
+     * except 408, 409, 410 and 429 (for example 400 for a malformed label selector).
+     */
+    private void dispatchAdd(T object) {
+        listeners.forEach(listener -> listener.onAdd(object));
+    }
+
+    private void dispatchUpdate(T oldObject, T newObject) {
+        listeners.forEach(listener -> listener.onUpdate(oldObject, newObject));
+    }
+
+    private void dispatchDelete(T object) {
+        listeners.forEach(listener -> listener.onDelete(object));
+    }
+
+    private boolean sameUid(T a, T b) {
+        return Objects.equals(a.getMetadata().getUid(), b.getMetadata().getUid());
+    }
+
+    private static String stringOrNull(JsonObject object, String member) {
+        JsonElement value = object == null ? null : object.get(member);
+        return value == null || value.isJsonNull() ? null : value.getAsString();
+    }
+
+    private static String rootMessage(Throwable e) {
+        return rootCause(e).toString();
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /**
+     * Whether the API server answers a list of at most one object of this informer's scope, read
+     * with the request client and its timeout (not the watch's connection settings): the check
+     * that a silent watch is quiet, not dead.
+     */
+    private boolean serverAnswers() {
+        Map<String, String> query = new HashMap<>();
+        query.put("limit", "1");
+        select(query);
+        try {
+            lists.get(type.collectionPath(namespace), query);
+            quietWatches.incrementAndGet();
+            return true;
+        } catch (KubernetesException e) {
+            LOG.log(Level.FINE, "The API server did not answer the check of the silent watch of " + describe(), e);
+            return false;
+        }
+    }
+
+    /** Silent watches found quiet (the API server answered) and resumed without a reconnect. */
+    public long quietWatches() {
+        return quietWatches.get();
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
+    }
+
+    /** The API server answered: reconnection delays start from the beginning again. */
+    private void contact() {
+        if (!connected && lastProblem != null) {
+            LOG.info(() -> "The API server answers the informer of " + describe() + " again");
+        }
+        connected = true;
+        lastContactMillis = System.currentTimeMillis();
+        reconnectFailures = 0;
+    }
+
+    /** True while the last list or watch of this informer reached the API server. */
+    public boolean connected() {
+        return connected;
+    }
+
+    /** When the API server last answered this informer (epoch milliseconds), 0 before the first answer. */
+    public long lastContactMillis() {
+        return lastContactMillis;
+    }
+
+    /** Why the last list or watch failed, or null. */
+    public String lastProblem() {
+        return lastProblem;
+    }
+
+    private void sleep(Duration d) throws InterruptedException {
+        long end = System.nanoTime() + d.toNanos();
+        while (!stopped && System.nanoTime() < end) {
+            TimeUnit.NANOSECONDS.sleep(Math.min(end - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(200)));
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.mooring.engine;
+
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.ResourceType;
+import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The informers of one deployment, shared: controllers that watch the same kind in the same
+ * scope with the same label selector and resync period get the same informer (one list, one
+ * watch, one cache). Different scopes stay separate. All informers use the deployment's one
+ * connection.
+ */
+public final class InformerPool {
+
+    private record Key(Class<?> kind, String namespace, String labelSelector, Duration resync) {
+    }
+
+    private final KubeHttp requests;
+    private final KubeHttp watches;
+    private final Duration backoffCap;
+    private final Map<Key, Informer<?>> informers = new LinkedHashMap<>();
+    private final Map<Informer<?>, Duration> resyncs = new LinkedHashMap<>();
+    private final java.util.Set<Informer<?>> started = new java.util.HashSet<>();
+    private final List<Future<?>> tasks = new ArrayList<>();
+    private boolean stopped;
+
+    private final java.util.function.Consumer<Informer<?>> created;
+
+    public InformerPool(KubeHttp requests, KubeHttp watches, Duration backoffCap) {
+        this(requests, watches, backoffCap, informer -> { });
+    }
+
+    /** @param created told about every informer the pool creates */
+    public InformerPool(KubeHttp requests, KubeHttp watches, Duration backoffCap, java.util.function.Consumer<Informer<?>> created) {
+        this.requests = requests;
+        this.watches = watches;
+        this.backoffCap = backoffCap;
+        this.created = created;
+    }
+
+    /** The informers created so far. */
+    public synchronized List<Informer<?>> informers() {
+        return List.copyOf(informers.values());
+    }
+
+    /** The informer for this kind, scope, selector and resync period, created on first use (not started). */
+    @SuppressWarnings("unchecked")
+    public synchronized <T extends KubernetesObject> Informer<T> acquire(ResourceType<T> type, String namespace,
+            String labelSelector, Duration resync) {
+        String scope = type.namespaced() ? namespace : null;
+        Key key = new Key(type.modelClass(), scope, labelSelector, resync);
+        return (Informer<T>) informers.computeIfAbsent(key, k -> {
+            Informer<T> informer = new Informer<>(requests, watches, type, scope, labelSelector, backoffCap);
+            resyncs.put(informer, resync);
+            created.accept(informer);
+            return informer;
+        });
+    }
+
+    /**
+     * Start the informer if it is not running yet: its loop on the executor, and its periodic
+     * resync on the scheduler.
+     */
+    public synchronized void start(Informer<?> informer, ExecutorService executor, ScheduledExecutorService scheduler) {
+        Objects.requireNonNull(informer);
+        if (stopped || !resyncs.containsKey(informer) || started.contains(informer)) {
+            return;
+        }
+        started.add(informer);
+        tasks.add(executor.submit(informer::run));
+        long period = resyncs.get(informer).toNanos();
+        ScheduledFuture<?> resync = scheduler.scheduleAtFixedRate(informer::resync, period, period, TimeUnit.NANOSECONDS);
+        tasks.add(resync);
+    }
+
+    /** Distinct informers (watch subscriptions) created so far. */
+    public synchronized int count() {
+        return informers.size();
+    }
+
+    /** Relists (lists after the initial one, caused by expired watch history) of all informers. */
+    public synchronized long relists() {
+        return informers.values().stream().mapToLong(informer -> Math.max(0, informer.listCount() - 1)).sum();
+    }
+
+    /** Stop every informer and its resync; idempotent. */
+    public void stopAll() {
+        List<Informer<?>> all;
+        List<Future<?>> running;
+        synchronized (this) {
+            stopped = true;
+            all = new ArrayList<>(informers.values());
+            running = new ArrayList<>(tasks);
+        }
+        all.forEach(Informer::stop);
+        running.forEach(task -> task.cancel(true));
+    }
+}

@@ -1,0 +1,386 @@
+package dev.mooring.engine;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.Backoff;
+import dev.mooring.engine.kube.Failures;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Models;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+
+/**
+ * Elects one active replica with a coordination.k8s.io/v1 Lease.
+ *
+ * <p>Rules (those of the reference, which follow client-go): every write compares
+ * resourceVersion, so two contenders cannot both win; a Lease held by someone else is taken over
+ * only after its record stayed unchanged for its advertised duration, measured with the local
+ * monotonic clock (other hosts' clocks are never trusted); the leader renews every retry period
+ * and loses leadership when it could not renew within the renew deadline, when the Lease is
+ * deleted or when another identity holds it; a client error other than 404, 408, 409, 410 and 429
+ * (such as 403: not allowed to update Leases) is fatal at once. On an explicit stop the leader
+ * keeps renewing while its work drains, then releases the Lease (empty holder, duration 1 s), but
+ * only if it still holds it: a successor's Lease is never cleared. Like client-go's, this is
+ * coordination, not fencing: reconciles must stay idempotent.
+ *
+ * <p>Mooring writes its own elector instead of using client-java-extended's because that one
+ * starts its own threads and has known re-election bugs.
+ */
+public final class LeaderElector {
+
+    private static final Logger LOG = Logger.getLogger(LeaderElector.class.getName());
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+    private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+
+    /**
+     * Election settings.
+     *
+     * @param name the Lease name (a DNS subdomain)
+     * @param namespace the Lease namespace (a DNS label)
+     * @param identity this replica's identity, unique per live process, 1-128 characters
+     * @param leaseDuration the duration a holder advertises (whole seconds)
+     * @param renewDeadline how long a leader may fail to renew before it gives up
+     * @param retryPeriod the interval of acquisition and renewal attempts
+     */
+    public record Settings(String name, String namespace, String identity, Duration leaseDuration, Duration renewDeadline,
+            Duration retryPeriod) {
+
+        /**
+         * @throws IllegalArgumentException naming the setting, unless valid and
+         *     {@code 0 < retryPeriod < renewDeadline < leaseDuration}
+         */
+        public Settings {
+            if (name == null || name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+                throw new IllegalArgumentException("mooring.leader-election.lease-name must be a DNS subdomain name, got '" + name + "'");
+            }
+            if (namespace == null || namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
+                throw new IllegalArgumentException("mooring.leader-election.namespace must be a DNS label, got '" + namespace + "'");
+            }
+            if (identity == null || identity.isEmpty() || identity.length() > 128) {
+                throw new IllegalArgumentException("mooring.leader-election.identity must have 1-128 characters, got '" + identity + "'");
+            }
+            if (leaseDuration.toMillis() % 1000 != 0 || leaseDuration.toSeconds() < 1 || leaseDuration.toSeconds() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("mooring.leader-election.lease-duration must be a positive whole number of seconds, got "
+                        + leaseDuration);
+            }
+            if (!(retryPeriod.compareTo(Duration.ZERO) > 0 && retryPeriod.compareTo(renewDeadline) < 0
+                    && renewDeadline.compareTo(leaseDuration) < 0)) {
+                throw new IllegalArgumentException("Require 0 < mooring.leader-election.retry-period (" + retryPeriod
+                        + ") < mooring.leader-election.renew-deadline (" + renewDeadline
+                        + ") < mooring.leader-election.lease-duration (" + leaseDuration + ")");
+            }
+        }
+    }
+
+    /** What the elector starts and stops. */
+    public interface Leadership {
+        /** Leadership acquired: start the work (returns at once). */
+        void acquired();
+
+        /** Leadership lost (not on an explicit stop): stop the work; the process is expected to restart. */
+        void lost(LeadershipLost cause);
+    }
+
+    /** Leadership ended without an explicit stop. */
+    public static final class LeadershipLost extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public LeadershipLost(String message) {
+            super(message);
+        }
+    }
+
+    private final KubeHttp http;
+    private final Settings settings;
+    private final LongSupplier nanoTime;
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final AtomicLong acquisitions = new AtomicLong();
+    private final AtomicLong renewalFailures = new AtomicLong();
+    private volatile boolean active;
+    private volatile boolean electing;
+    private volatile long lastRenewed;
+    private volatile long lastContact;
+    private volatile boolean contacted;
+    private int failedInARow;
+    private String observedRecord;
+    private long observedAt;
+    private String observedUid;
+
+    public LeaderElector(KubeHttp http, Settings settings) {
+        this(http, settings, System::nanoTime);
+    }
+
+    LeaderElector(KubeHttp http, Settings settings, LongSupplier nanoTime) {
+        this.http = http;
+        this.settings = settings;
+        this.nanoTime = nanoTime;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    /** True while this replica holds the Lease and renewed it within the renew deadline. */
+    public boolean isLeader() {
+        return active && nanoTime.getAsLong() - lastRenewed < settings.renewDeadline().toNanos();
+    }
+
+    /** True once the election loop runs (for the started probe of standbys). */
+    public boolean electing() {
+        return electing;
+    }
+
+    /**
+     * True when the API server answered a Lease request within the last lease duration: a
+     * standby that could take over if the leader's Lease expired.
+     */
+    public boolean connected() {
+        return contacted && nanoTime.getAsLong() - lastContact < settings.leaseDuration().toNanos();
+    }
+
+    public long acquisitions() {
+        return acquisitions.get();
+    }
+
+    public long renewalFailures() {
+        return renewalFailures.get();
+    }
+
+    /**
+     * The election loop; runs on a managed thread until {@link #stop} or a loss. Fatal errors
+     * are thrown (after telling {@code leadership} if it had been acquired).
+     */
+    public void run(Leadership leadership) {
+        electing = true;
+        boolean acquired = false;
+        try {
+            while (!stopping()) {
+                if (attempt()) {
+                    acquired = true;
+                    break;
+                }
+                if (await(jittered(settings.retryPeriod()))) {
+                    return;
+                }
+            }
+            if (!acquired) {
+                return;
+            }
+            active = true;
+            acquisitions.incrementAndGet();
+            LOG.info(() -> "Acquired Lease " + settings.namespace() + "/" + settings.name() + " as " + settings.identity());
+            leadership.acquired();
+            renewUntilStopped();
+        } catch (LeadershipLost lost) {
+            active = false;
+            LOG.severe(() -> "Lost Lease " + settings.namespace() + "/" + settings.name() + ": " + lost.getMessage());
+            leadership.lost(lost);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            active = false;
+            if (acquired) {
+                release();
+            }
+            finished.countDown();
+        }
+    }
+
+    /**
+     * Ask the loop to end: renewing continues until this call; the caller drains its work
+     * before calling it. Waits up to {@code timeout} for the release.
+     */
+    public void stop(Duration timeout) {
+        stopRequested.countDown();
+        try {
+            finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean stopping() {
+        return stopRequested.getCount() == 0;
+    }
+
+    /** Sleeps up to {@code delay}; true when a stop was requested meanwhile. */
+    private boolean await(Duration delay) throws InterruptedException {
+        return stopRequested.await(delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void renewUntilStopped() throws InterruptedException {
+        while (true) {
+            long left = lastRenewed + settings.renewDeadline().toNanos() - nanoTime.getAsLong();
+            if (await(Duration.ofNanos(Math.max(0, Math.min(settings.retryPeriod().toNanos(), left))))) {
+                return;
+            }
+            if (!attempt()) {
+                renewalFailures.incrementAndGet();
+            }
+            if (nanoTime.getAsLong() - lastRenewed >= settings.renewDeadline().toNanos()) {
+                throw new LeadershipLost("Lease renewal deadline exceeded");
+            }
+        }
+    }
+
+    private String path() {
+        return "/apis/coordination.k8s.io/v1/namespaces/" + settings.namespace() + "/leases/" + settings.name();
+    }
+
+    private Duration attemptTimeout() {
+        if (!active) {
+            // a standby's request may be as slow as a leader's: one slow answer is still contact (readiness holds)
+            return settings.renewDeadline();
+        }
+        long left = lastRenewed + settings.renewDeadline().toNanos() - nanoTime.getAsLong();
+        if (left <= 0) {
+            throw new LeadershipLost("Lease renewal deadline exceeded");
+        }
+        return Duration.ofNanos(left);
+    }
+
+    /** One GET and a conditional create or update. */
+    boolean attempt() {
+        long start = nanoTime.getAsLong();
+        Duration timeout = attemptTimeout();
+        try {
+            Optional<JsonObject> current = get(timeout);
+            lastContact = nanoTime.getAsLong();
+            contacted = true;
+            if (failedInARow > 0) {
+                int failed = failedInARow;
+                LOG.info(() -> "Lease " + settings.namespace() + "/" + settings.name() + " requests answered again after " + failed
+                        + (failed == 1 ? " failure" : " failures"));
+                failedInARow = 0;
+            }
+            if (current.isEmpty()) {
+                if (active) {
+                    throw new LeadershipLost("Leader Lease was deleted");
+                }
+                JsonObject created = http.send("POST", "/apis/coordination.k8s.io/v1/namespaces/" + settings.namespace()
+                        + "/leases", Map.of(), newLease().toString(), "application/json", timeout);
+                observedUid = text(created.getAsJsonObject("metadata"), "uid");
+                lastRenewed = start;
+                return true;
+            }
+            JsonObject lease = current.get();
+            JsonObject metadata = lease.getAsJsonObject("metadata");
+            JsonObject spec = lease.has("spec") ? lease.getAsJsonObject("spec") : new JsonObject();
+            String uid = text(metadata, "uid");
+            if (uid == null || text(metadata, "resourceVersion") == null) {
+                throw new IllegalStateException("Lease response is missing UID or resourceVersion");
+            }
+            String holder = Objects.requireNonNullElse(text(spec, "holderIdentity"), "");
+            String record = uid + "|" + holder + "|" + spec.get("leaseDurationSeconds") + "|" + spec.get("acquireTime") + "|"
+                    + spec.get("renewTime") + "|" + spec.get("leaseTransitions");
+            if (!record.equals(observedRecord)) {
+                observedRecord = record;
+                observedAt = nanoTime.getAsLong();
+            }
+            if (active && (!holder.equals(settings.identity()) || !uid.equals(observedUid))) {
+                throw new LeadershipLost("Leader Lease ownership changed");
+            }
+            if (!holder.isEmpty() && !holder.equals(settings.identity())) {
+                JsonElement duration = spec.get("leaseDurationSeconds");
+                if (duration == null || !duration.isJsonPrimitive() || duration.getAsLong() <= 0) {
+                    throw new IllegalStateException("Held Lease has an invalid leaseDurationSeconds");
+                }
+                if (nanoTime.getAsLong() - observedAt < TimeUnit.SECONDS.toNanos(duration.getAsLong())) {
+                    return false;
+                }
+            }
+            String now = Models.microTime(Instant.now());
+            spec.addProperty("holderIdentity", settings.identity());
+            spec.addProperty("leaseDurationSeconds", settings.leaseDuration().toSeconds());
+            spec.addProperty("renewTime", now);
+            if (!holder.equals(settings.identity())) {
+                spec.addProperty("acquireTime", now);
+                long transitions = spec.has("leaseTransitions") ? spec.get("leaseTransitions").getAsLong() : 0;
+                spec.addProperty("leaseTransitions", transitions + 1);
+            }
+            lease.add("spec", spec);
+            JsonObject stored = http.send("PUT", path(), Map.of(), lease.toString(), "application/json", timeout);
+            observedUid = text(stored.getAsJsonObject("metadata"), "uid");
+            lastRenewed = start;
+            return true;
+        } catch (KubernetesException e) {
+            // 404: the Lease was deleted between a read and a write; the next attempt creates it
+            if (Failures.isFatal(e) && e.code() != 404) {
+                throw e;
+            }
+            // the first failure of a run is a warning, the rest detail: an outage is one message, not one per retry
+            failedInARow++;
+            LOG.log(failedInARow == 1 ? Level.WARNING : Level.FINE, "Lease " + settings.namespace() + "/" + settings.name()
+                    + " request failed: " + e.getMessage() + " (retried every " + settings.retryPeriod().toMillis() + " ms)");
+            return false;
+        }
+    }
+
+    private Optional<JsonObject> get(Duration timeout) {
+        return http.getOptional(path(), Map.of(), timeout);
+    }
+
+    private JsonObject newLease() {
+        String now = Models.microTime(Instant.now());
+        JsonObject lease = new JsonObject();
+        lease.addProperty("apiVersion", "coordination.k8s.io/v1");
+        lease.addProperty("kind", "Lease");
+        JsonObject metadata = new JsonObject();
+        metadata.addProperty("name", settings.name());
+        metadata.addProperty("namespace", settings.namespace());
+        lease.add("metadata", metadata);
+        JsonObject spec = new JsonObject();
+        spec.addProperty("holderIdentity", settings.identity());
+        spec.addProperty("leaseDurationSeconds", settings.leaseDuration().toSeconds());
+        spec.addProperty("acquireTime", now);
+        spec.addProperty("renewTime", now);
+        spec.addProperty("leaseTransitions", 0);
+        lease.add("spec", spec);
+        return lease;
+    }
+
+    /** Clears the holder, only if this replica still holds the same Lease; failures leave it to expire. */
+    private void release() {
+        try {
+            Optional<JsonObject> current = get(settings.retryPeriod());
+            if (current.isEmpty()) {
+                return;
+            }
+            JsonObject lease = current.get();
+            JsonObject spec = lease.getAsJsonObject("spec");
+            String uid = text(lease.getAsJsonObject("metadata"), "uid");
+            if (spec == null || !settings.identity().equals(text(spec, "holderIdentity")) || !Objects.equals(uid, observedUid)) {
+                return;
+            }
+            spec.addProperty("holderIdentity", "");
+            spec.addProperty("leaseDurationSeconds", 1);
+            spec.addProperty("renewTime", Models.microTime(Instant.now()));
+            http.send("PUT", path(), Map.of(), lease.toString(), "application/json", settings.retryPeriod());
+            LOG.info(() -> "Released Lease " + settings.namespace() + "/" + settings.name());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not release Lease " + settings.name() + "; it will expire: " + e.getMessage());
+        }
+    }
+
+    private static String text(JsonObject object, String member) {
+        JsonElement value = object == null ? null : object.get(member);
+        return value == null || value.isJsonNull() ? null : value.getAsString();
+    }
+
+    /** The retry period, &plusmn;10 %: replicas that start together do not ask together. */
+    private Duration jittered(Duration period) {
+        return Backoff.constant(period).withJitter(0.9, 1.1).delay(0);
+    }
+}

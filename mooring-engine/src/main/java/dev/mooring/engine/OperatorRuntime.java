@@ -1,0 +1,353 @@
+package dev.mooring.engine;
+
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.Reconciler;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.LiveResourceClient;
+import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.kube.ResourceTypes;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerState;
+import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.engine.queue.WorkQueue;
+import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * All controllers of one deployment with a shared lifetime; independent of the container, so
+ * that it can also run embedded (in tests) with plain executors.
+ *
+ * <p>Start-up runs on one managed task: every kind is resolved through discovery (transient
+ * failures retried within each controller's sync timeout); every controller subscribes to its
+ * informers (shared through the {@link InformerPool}) before any watch starts, so each sees the
+ * initial objects; primary informers are started and synced first, then the others; then each
+ * controller's workers start. A fatal failure of one controller stops its siblings and marks the
+ * runtime failed: recovering means a new deployment or a new server process.
+ */
+public final class OperatorRuntime {
+
+    private static final Logger LOG = Logger.getLogger(OperatorRuntime.class.getName());
+
+    /** A controller to run: its definition (namespace resolved) and its reconciler. */
+    public record Entry(ControllerDefinition definition, Reconciler<?> reconciler) {
+    }
+
+    /** Retry settings shared by the work queues and the informers' reconnects. */
+    public record Retry(Duration baseDelay, Duration maxDelay) {
+        public static final Retry DEFAULT = new Retry(WorkQueue.DEFAULT_BASE_DELAY, WorkQueue.DEFAULT_MAX_DELAY);
+    }
+
+    private final ResourceTypes types;
+    private final KubeHttp requests;
+    private final InformerPool pool;
+    private final ExecutorService executor;
+    private final ScheduledExecutorService scheduler;
+    private final Map<String, ControllerRunner<?>> runners = new LinkedHashMap<>();
+    /** The informers each controller is subscribed to, primary first (written by the start-up task only). */
+    private final Map<ControllerRunner<?>, List<Informer<?>>> subscriptions = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<String> failures = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final List<Runnable> failureListeners = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private volatile Future<?> startup;
+
+    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
+            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry) {
+        this(requests, watches, entries, executor, scheduler, requestScope, retry, PassObserver.NONE);
+    }
+
+    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
+            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer) {
+        this(requests, watches, entries, executor, scheduler, requestScope, retry, observer, "default");
+    }
+
+    /**
+     * @param operatorNamespace the operator's namespace, where Events about cluster-scoped objects go
+     */
+    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
+            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer,
+            String operatorNamespace) {
+        this.requests = requests;
+        this.types = new ResourceTypes(requests);
+        this.pool = new InformerPool(requests, watches, retry.maxDelay(), observer::informerCreated);
+        this.executor = executor;
+        this.scheduler = scheduler;
+        for (Entry entry : entries) {
+            runners.put(entry.definition().name(), runner(entry, requestScope, retry, observer, operatorNamespace));
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry, PassObserver observer,
+            String operatorNamespace) {
+        WorkQueue<ObjectKey> queue = new WorkQueue<>(retry.baseDelay(), retry.maxDelay(), WorkQueue.DEFAULT_JITTER);
+        return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
+                namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
+                new EventRecorder(requests, "mooring/" + entry.definition().name(), operatorNamespace), observer,
+                failed -> onFailure((ControllerRunner<?>) failed));
+    }
+
+    /** Start on the executor; returns at once. */
+    public void start() {
+        startup = executor.submit(this::startUp);
+    }
+
+    private void startUp() {
+        long begin = System.nanoTime();
+        List<ControllerRunner<?>> all = new ArrayList<>(runners.values());
+        try {
+            for (ControllerRunner<?> runner : all) {
+                wire(runner, deadline(begin, runner));
+            }
+            for (ControllerRunner<?> runner : all) {
+                if (runner.state() == ControllerState.STARTING) {
+                    informersOf(runner).stream().limit(1).forEach(informer -> pool.start(informer, executor, scheduler));
+                }
+            }
+            for (ControllerRunner<?> runner : all) {
+                awaitSynced(runner, informersOf(runner).stream().limit(1).toList(), deadline(begin, runner));
+            }
+            for (ControllerRunner<?> runner : all) {
+                if (runner.state() == ControllerState.STARTING) {
+                    informersOf(runner).forEach(informer -> pool.start(informer, executor, scheduler));
+                }
+            }
+            for (ControllerRunner<?> runner : all) {
+                awaitSynced(runner, informersOf(runner), deadline(begin, runner));
+                if (runner.state() == ControllerState.STARTING && !stopping.get()) {
+                    runner.startWorkers(executor, scheduler);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.SEVERE, "Mooring start-up failed", e);
+            all.forEach(runner -> runner.fail(e));
+        }
+    }
+
+    private List<Informer<?>> informersOf(ControllerRunner<?> runner) {
+        return subscriptions.getOrDefault(runner, List.of());
+    }
+
+    private void subscribed(ControllerRunner<?> runner, Informer<?> informer) {
+        List<Informer<?>> informers = subscriptions.computeIfAbsent(runner, r -> new ArrayList<>());
+        if (!informers.contains(informer)) {
+            informers.add(informer);
+        }
+    }
+
+    private static long deadline(long begin, ControllerRunner<?> runner) {
+        return begin + runner.definition().syncTimeout().toNanos();
+    }
+
+    /** Resolve the kinds of one controller and subscribe it to its informers. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void wire(ControllerRunner runner, long deadline) throws InterruptedException {
+        ControllerDefinition definition = runner.definition();
+        try {
+            ResourceType primaryType = resolve(definition.kind(), runner, deadline);
+            if (primaryType == null) {
+                return;
+            }
+            Informer primary = pool.acquire(primaryType, definition.namespace(), definition.labelSelector(),
+                    definition.resync());
+            subscribed(runner, primary);
+            runner.attachPrimary(primary);
+            // Dependencies are watched in the primary's scope without its selector; a cluster-scoped
+            // primary watches its namespaced dependencies in all namespaces.
+            String scope = primaryType.namespaced() ? definition.namespace() : null;
+            for (Class<? extends KubernetesObject> owned : definition.owns()) {
+                ResourceType type = resolve(owned, runner, deadline);
+                if (type == null) {
+                    return;
+                }
+                Informer children = pool.acquire(type, scope, null, definition.resync());
+                subscribed(runner, children);
+                runner.attachOwned(children);
+            }
+            for (WatchMapper watch : definition.watches()) {
+                ResourceType type = resolve(watch.kind(), runner, deadline);
+                if (type == null) {
+                    return;
+                }
+                Informer dependency = pool.acquire(type, scope, null, definition.resync());
+                subscribed(runner, dependency);
+                runner.attachWatch(dependency, watch);
+            }
+        } catch (RuntimeException e) {
+            runner.fail(e);
+        }
+    }
+
+    /**
+     * Discovery of one kind, retried with backoff on transient failures (no answer, 5xx, 429)
+     * until the deadline; authorization failures and an unserved kind fail at once. Null when
+     * stopping.
+     */
+    private <T extends KubernetesObject> ResourceType<T> resolve(Class<T> kind, ControllerRunner<?> runner, long deadline)
+            throws InterruptedException {
+        return types.resolveRetrying(kind, () -> !stopping.get() && runner.state() == ControllerState.STARTING, deadline, null,
+                (e, backoff) -> LOG.log(Level.WARNING, "Discovery of {0} for controller {1} failed, retrying in {2} s: {3}",
+                        new Object[] {kind.getSimpleName(), runner.name(), backoff.toMillis() / 1000.0, e.getMessage()}));
+    }
+
+    private void awaitSynced(ControllerRunner<?> runner, List<Informer<?>> informers, long deadline)
+            throws InterruptedException {
+        for (Informer<?> informer : informers) {
+            if (runner.state() != ControllerState.STARTING || stopping.get()) {
+                return;
+            }
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            if (!informer.awaitSynced(left) && informer.failure().isEmpty() && !stopping.get()) {
+                runner.fail(new IllegalStateException("The initial list of " + informer.describe() + " did not complete within "
+                        + runner.definition().syncTimeout().toMillis() / 1000.0 + " s"));
+            }
+        }
+    }
+
+    /** Be told once, when the runtime fails (a controller failed, or {@link #fail} was called). */
+    public void onFailure(Runnable listener) {
+        failureListeners.add(listener);
+    }
+
+    /**
+     * Fail the whole runtime (for example, leadership was lost): every controller stops at once
+     * with {@code cause}, and the runtime stays failed.
+     */
+    public void fail(Throwable cause) {
+        runners.values().forEach(runner -> runner.fail(cause));
+        pool.stopAll();
+        if (runners.isEmpty()) {
+            failures.add(cause.getMessage());
+            notifyFailure();
+        }
+    }
+
+    private void notifyFailure() {
+        if (failed.compareAndSet(false, true)) {
+            failureListeners.forEach(listener -> {
+                try {
+                    listener.run();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "A failure listener failed", e);
+                }
+            });
+        }
+    }
+
+    private void onFailure(ControllerRunner<?> failed) {
+        failures.add("controller " + failed.name() + ": " + failed.failure().map(Throwable::getMessage).orElse("failed"));
+        notifyFailure();
+        if (stopping.compareAndSet(false, true)) {
+            LOG.severe(() -> "Controller " + failed.name() + " failed; stopping its sibling controllers. Mooring stays"
+                    + " failed until the application or the server is restarted.");
+            executor.submit(() -> {
+                runners.values().stream().filter(runner -> runner != failed).forEach(ControllerRunner::stop);
+                pool.stopAll();
+            });
+        }
+    }
+
+    /** Stop every controller (draining accepted work), then the informers. */
+    public void stop() {
+        stopping.set(true);
+        Future<?> running = startup;
+        if (running != null) {
+            running.cancel(true);
+        }
+        // every queue closes at once, then each controller drains for its own shutdownTimeout from
+        // this moment: the stop takes the longest timeout, not their sum, and no controller takes new
+        // work while another drains
+        long begin = System.nanoTime();
+        List<ControllerRunner<?>> stopped = runners.values().stream().filter(ControllerRunner::beginStop).toList();
+        stopped.forEach(runner -> runner.finishStop(begin));
+        pool.stopAll();
+    }
+
+    /**
+     * Wait until the worker threads of every controller have left their passes, after
+     * {@link #stop()} or {@link #fail(Throwable)}.
+     *
+     * @return false if some still ran after {@code timeout}, which is then logged with the controller
+     */
+    public boolean awaitStopped(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        boolean all = true;
+        for (ControllerRunner<?> runner : runners.values()) {
+            try {
+                if (!runner.awaitWorkersStopped(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
+                    all = false;
+                    LOG.warning(() -> "A reconcile of controller " + runner.name() + " still runs " + timeout.toSeconds()
+                            + " s after its controller stopped: it ignores interrupts");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return all;
+    }
+
+    /** The longest shutdownTimeout of the controllers (zero without controllers). */
+    public Duration longestShutdownTimeout() {
+        return runners.values().stream().map(runner -> runner.definition().shutdownTimeout()).max(Duration::compareTo)
+                .orElse(Duration.ZERO);
+    }
+
+    /** Ask controller {@code name} to reconcile {@code key}. */
+    public void enqueue(String name, ObjectKey key) {
+        ControllerRunner<?> runner = runners.get(name);
+        if (runner == null) {
+            throw new IllegalArgumentException("No controller named '" + name + "'; controllers: " + runners.keySet());
+        }
+        runner.enqueue(key);
+    }
+
+    /** Snapshots of every controller, in declaration order. */
+    public List<ControllerStatus> statuses() {
+        return runners.values().stream().map(ControllerRunner::status).toList();
+    }
+
+    /** True while no controller failed. */
+    public boolean healthy() {
+        return failures.isEmpty();
+    }
+
+    /** True when healthy and every controller has synced and runs its workers. */
+    public boolean ready() {
+        return healthy() && runners.values().stream().allMatch(runner -> runner.state() == ControllerState.READY);
+    }
+
+    /** The fatal failures, each naming its controller and cause. */
+    public List<String> failures() {
+        return List.copyOf(failures);
+    }
+
+    /** Relists caused by expired watch history, over all informers. */
+    public long relists() {
+        return pool.relists();
+    }
+
+    /** The informers of the controllers, created so far. */
+    public List<Informer<?>> informers() {
+        return pool.informers();
+    }
+
+    /** Distinct informers (watch subscriptions) of this runtime. */
+    public int informerCount() {
+        return pool.count();
+    }
+}

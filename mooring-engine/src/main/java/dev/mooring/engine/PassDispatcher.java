@@ -1,0 +1,94 @@
+package dev.mooring.engine;
+
+import dev.mooring.api.Cache;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.Reconciler;
+import dev.mooring.engine.kube.EngineClient;
+import dev.mooring.engine.kube.Models;
+import io.kubernetes.client.common.KubernetesObject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs one pass of a controller over one cached object and says how it ended (JOSDK's
+ * {@code ReconciliationDispatcher}): the pass chosen when the controller was built, in a request
+ * scope, on a copy of the cached object; then the status staged in the pass is written, also
+ * after a failure; then the pass's Events are sent. Queue actions, counts and logs are the
+ * runner's.
+ */
+final class PassDispatcher<T extends KubernetesObject> {
+
+    private static final Logger LOG = Logger.getLogger(PassDispatcher.class.getName());
+
+    /** Bound of sending the Events of one pass. */
+    static final Duration EVENT_FLUSH_TIMEOUT = Duration.ofSeconds(2);
+
+    /** What every pass of one controller shares. */
+    record Shared(String controller, Function<String, EngineClient> clients, RequestScope requestScope,
+            EventRecorder events, Map<Class<?>, Cache<?>> caches, Map<Class<?>, Cache<?>> ownedCaches,
+            Consumer<ObjectKey> enqueue) {
+    }
+
+    private final Shared shared;
+    private final Pass<T> pass;
+    private final Set<String> managedConditions;
+    private final String kind;
+
+    /** Chooses the kind of pass (plain, with cleanup, staged) for this reconciler, once. */
+    PassDispatcher(Shared shared, String finalizer, Reconciler<T> reconciler, String kind) {
+        this.shared = shared;
+        this.pass = Pass.of(finalizer, reconciler);
+        this.managedConditions = reconciler instanceof StagePipeline<?> staged ? staged.managedConditions() : Set.of();
+        this.kind = kind;
+    }
+
+    /**
+     * One pass over {@code cached} (read, never changed), timed by {@code timer}, which the pass
+     * stops as soon as the reconciler returns or throws.
+     */
+    Outcome dispatch(ObjectKey key, T cached, PassTimer timer) {
+        ReconcileContext<T> context = new ReconcileContext<>(shared.controller(), key, cached,
+                shared.clients().apply(key.namespace()), shared.caches(), shared.ownedCaches(), shared.enqueue(),
+                Clock.systemUTC(), managedConditions);
+        Outcome outcome;
+        try (RequestScope.Activation scope = shared.requestScope().activate()) {
+            outcome = Outcome.returned(pass.run(Models.copy(cached), context));
+        } catch (Exception | AssertionError e) {
+            outcome = Outcome.thrown(e, timer.expired());
+        } finally {
+            timer.stop();
+        }
+        outcome = persistStatus(context, outcome, key);
+        context.flushEvents(shared.events(), EVENT_FLUSH_TIMEOUT);
+        return outcome;
+    }
+
+    /**
+     * Writes the status staged in the pass, also after a failure. A failed status write makes
+     * the pass an error (retried), even when the pass itself succeeded or failed terminally.
+     */
+    private Outcome persistStatus(ReconcileContext<T> context, Outcome outcome, ObjectKey key) {
+        try {
+            context.persistStatus();
+            return outcome;
+        } catch (RuntimeException e) {
+            String message = "Could not persist the status of " + describe(key) + ": " + e.getMessage();
+            if (outcome.kind() == Outcome.Kind.ERROR || outcome.kind() == Outcome.Kind.CANCELLED) {
+                LOG.log(Level.WARNING, message);
+                return outcome;
+            }
+            return Outcome.thrown(new IllegalStateException(message, e), false);
+        }
+    }
+
+    /** The object and controller of a pass, for messages. */
+    String describe(ObjectKey key) {
+        return kind + " " + key + " (controller " + shared.controller() + ")";
+    }
+}

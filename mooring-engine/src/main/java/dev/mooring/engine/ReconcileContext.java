@@ -1,0 +1,233 @@
+package dev.mooring.engine;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.mooring.api.Cache;
+import dev.mooring.api.Context;
+import dev.mooring.api.EventType;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.client.PatchOptions;
+import dev.mooring.api.client.ResourceClient;
+import dev.mooring.api.patch.Patches;
+import dev.mooring.api.status.Conditions;
+import dev.mooring.engine.kube.Children;
+import dev.mooring.engine.kube.EngineClient;
+import dev.mooring.engine.kube.JsonTrees;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1Condition;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonValue;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The {@link Context} of one reconcile pass: clients and caches, plus the status edits and
+ * Events staged during the pass, which the runner persists and flushes after it.
+ */
+final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
+
+    static final int MAX_EVENTS = 100;
+
+    private final String controllerName;
+    private final ObjectKey key;
+    private final T owner;
+    private final EngineClient client;
+    private final Map<Class<?>, Cache<?>> caches;
+    private final Map<Class<?>, Cache<?>> ownedCaches;
+    private final Consumer<ObjectKey> enqueuer;
+    private final Clock clock;
+    private final java.util.Set<String> managedConditions;
+    private static final Gson GSON = JSON.getGson();
+    /** The cached object as a Gson tree, made once, on the first status call of the pass. */
+    private JsonObject ownerTree;
+    private JsonElement stagedStatus;
+    private final List<EventRecorder.Queued> events = new ArrayList<>();
+
+    ReconcileContext(String controllerName, ObjectKey key, T owner, EngineClient client, Map<Class<?>, Cache<?>> caches,
+            Map<Class<?>, Cache<?>> ownedCaches, Consumer<ObjectKey> enqueuer, Clock clock,
+            java.util.Set<String> managedConditions) {
+        this.managedConditions = managedConditions;
+        this.controllerName = controllerName;
+        this.key = key;
+        this.owner = owner;
+        this.client = client;
+        this.caches = caches;
+        this.ownedCaches = ownedCaches;
+        this.enqueuer = enqueuer;
+        this.clock = clock;
+    }
+
+    @Override
+    public String controllerName() {
+        return controllerName;
+    }
+
+    @Override
+    public ObjectKey key() {
+        return key;
+    }
+
+    @Override
+    public ResourceClient client() {
+        return client;
+    }
+
+    /** The same client, with the engine's own writes. */
+    EngineClient engineClient() {
+        return client;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K extends KubernetesObject> Cache<K> cached(Class<K> kind) {
+        Cache<?> cache = caches.get(kind);
+        if (cache == null) {
+            throw new IllegalArgumentException(kind.getSimpleName() + " is not watched by controller " + controllerName
+                    + "; declare it with @Controller(owns = ...) or a @Watch method");
+        }
+        return (Cache<K>) cache;
+    }
+
+    @Override
+    public void enqueue(ObjectKey other) {
+        enqueuer.accept(other);
+    }
+
+    /** The field manager of this controller's server-side applies. */
+    String fieldManager() {
+        String manager = "mooring-" + controllerName;
+        return manager.length() <= 128 ? manager : manager.substring(0, 128);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <C extends KubernetesObject> C ensure(C desired) {
+        return Children.ensure(client, owner, desired, (Cache<C>) ownedCaches.get(desired.getClass()));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <C extends KubernetesObject> C apply(C desired) {
+        return Children.apply(client, owner, desired, fieldManager(), (Cache<C>) ownedCaches.get(desired.getClass()));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <C extends KubernetesObject> List<C> prune(Class<C> kind, Collection<String> keep) {
+        Cache<?> owned = ownedCaches.get(kind);
+        return Children.prune(client, owner, owned != null ? (Cache<C>) owned : cached(kind), keep);
+    }
+
+    // --- status ---
+    //
+    // The staged status is a Gson tree, the form client-java's models convert to and from without
+    // text; only the status, never the whole object, becomes JSON-P, once, for the patch.
+
+    private JsonObject ownerTree() {
+        if (ownerTree == null) {
+            ownerTree = GSON.toJsonTree(owner).getAsJsonObject();
+        }
+        return ownerTree;
+    }
+
+    private static JsonElement statusOf(JsonObject object) {
+        JsonElement status = object.get("status");
+        return status == null || status.isJsonNull() ? new JsonObject() : status;
+    }
+
+    private JsonElement currentStatus() {
+        return stagedStatus != null ? stagedStatus : statusOf(ownerTree());
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void updateStatus(Consumer<T> change) {
+        JsonObject tree = ownerTree().deepCopy();
+        tree.add("status", currentStatus().deepCopy());
+        T copy = (T) GSON.fromJson(tree, owner.getClass());
+        change.accept(copy);
+        stagedStatus = statusOf(GSON.toJsonTree(copy).getAsJsonObject());
+    }
+
+    @Override
+    public void condition(String type, String status, String reason, String message) {
+        if (managedConditions.contains(type)) {
+            throw new IllegalArgumentException("Condition " + type + " is managed by the controller's stages");
+        }
+        managedCondition(type, status, reason, message);
+    }
+
+    /** Stage a condition, managed ones included (for the stage pipeline). */
+    void managedCondition(String type, String status, String reason, String message) {
+        JsonObject current = currentStatus().isJsonObject() ? currentStatus().getAsJsonObject().deepCopy() : new JsonObject();
+        JsonElement conditionsJson = current.get("conditions");
+        List<V1Condition> conditions = conditionsJson == null || conditionsJson.isJsonNull() ? List.of()
+                : Arrays.asList(GSON.fromJson(conditionsJson, V1Condition[].class));
+        Long generation = owner.getMetadata().getGeneration();
+        current.add("conditions", GSON.toJsonTree(Conditions.set(conditions, type, status, reason, message, generation, clock)));
+        stagedStatus = current;
+    }
+
+    /**
+     * Write the staged status through the status subresource, based on a live read (only the
+     * status is written); nothing, and no request, when nothing was staged or it equals the
+     * status of the cached object the pass began with; nothing written when it equals the stored one.
+     */
+    @SuppressWarnings("unchecked")
+    void persistStatus() {
+        if (stagedStatus == null) {
+            return;
+        }
+        JsonValue staged = statusDocument(stagedStatus);
+        if (Patches.jsonPatch(statusDocument(statusOf(ownerTree())), staged).isEmpty()) {
+            return;
+        }
+        Optional<T> live = client.get((Class<T>) owner.getClass(), owner.getMetadata().getNamespace(),
+                owner.getMetadata().getName());
+        if (live.isEmpty() || !owner.getMetadata().getUid().equals(live.get().getMetadata().getUid())) {
+            return; // gone or replaced: nothing of ours to report on
+        }
+        JsonValue stored = statusDocument(statusOf(GSON.toJsonTree(live.get()).getAsJsonObject()));
+        JsonArray operations = Patches.guarded(live.get(), Patches.jsonPatch(stored, staged));
+        if (!operations.isEmpty()) {
+            client.patch(live.get(), operations, PatchOptions.statusSubresource());
+        }
+    }
+
+    /** {@code {"status": ...}} as JSON-P, empty collections dropped as Kubernetes drops them. */
+    private static JsonValue statusDocument(JsonElement status) {
+        return Patches.withoutEmptyCollections(Json.createObjectBuilder().add("status", JsonTrees.toJsonP(status)).build());
+    }
+
+    // --- events ---
+
+    @Override
+    public void event(EventType type, String reason, String message) {
+        queueEvent(type, reason, "Reconcile", message);
+    }
+
+    /** Queue an Event with an action (the stage name for stage failures). */
+    void queueEvent(EventType type, String reason, String action, String message) {
+        EventRecorder.validate(type, reason, action);
+        if (events.size() < MAX_EVENTS) {
+            events.add(new EventRecorder.Queued(type, reason, action, message));
+        }
+    }
+
+    /** Send the queued Events, best effort, within {@code budget}. */
+    void flushEvents(EventRecorder recorder, Duration budget) {
+        if (!events.isEmpty() && recorder != null) {
+            recorder.flush(owner, List.copyOf(events), budget);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package dev.mooring.engine.kube;
+
+import dev.mooring.api.Cache;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.TerminalException;
+import dev.mooring.api.client.ResourceClient;
+import dev.mooring.api.patch.Patches;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Writes of owned children: ensure (guarded merge), apply (server-side apply) and prune. */
+public final class Children {
+
+    /** Server-set metadata that a desired child never carries. */
+    private static final List<String> SERVER_METADATA = List.of("uid", "resourceVersion", "creationTimestamp",
+            "managedFields", "generation", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink");
+
+    private Children() {
+    }
+
+    public static <C extends KubernetesObject> C ensure(ResourceClient client, KubernetesObject owner, C desired) {
+        return ensure(client, owner, desired, null);
+    }
+
+    /**
+     * Ensure against {@code cache} (the controller's informer of the owned kind) when there is
+     * one: an unchanged child costs no request, a changed one a guarded PATCH of the cached copy
+     * (a stale copy conflicts and the pass is retried). A child missing from the cache is read
+     * live before it is created, since a child created a moment ago may not be cached yet.
+     */
+    public static <C extends KubernetesObject> C ensure(ResourceClient client, KubernetesObject owner, C desired, Cache<C> cache) {
+        C want = withDefaults(owner, desired);
+        Optional<C> live = current(client, cache, want);
+        if (live.isEmpty()) {
+            want.getMetadata().setOwnerReferences(withReference(want.getMetadata().getOwnerReferences(), reference(owner)));
+            return client.create(want);
+        }
+        C current = live.get();
+        checkControlledBy(current, owner);
+        want.getMetadata().setOwnerReferences(withReference(current.getMetadata().getOwnerReferences(), reference(owner)));
+        JsonValue merged = Patches.merge(Patches.toJson(current), desiredJson(want));
+        C mergedModel = JSON.deserialize(merged.toString(), kindOf(want));
+        JsonArray operations = Patches.diff(current, mergedModel);
+        return operations.isEmpty() ? current : client.patch(current, operations);
+    }
+
+    public static <C extends KubernetesObject> C apply(ResourceClient client, KubernetesObject owner, C desired, String fieldManager) {
+        return apply(client, owner, desired, fieldManager, null);
+    }
+
+    /** Server-side apply (one request); the ownership check reads {@code cache} when there is one. */
+    public static <C extends KubernetesObject> C apply(ResourceClient client, KubernetesObject owner, C desired, String fieldManager,
+            Cache<C> cache) {
+        C want = withDefaults(owner, desired);
+        current(client, cache, want).ifPresent(current -> checkControlledBy(current, owner));
+        want.getMetadata().setOwnerReferences(List.of(reference(owner)));
+        return client.apply(want, fieldManager);
+    }
+
+    public static <C extends KubernetesObject> List<C> prune(ResourceClient client, KubernetesObject owner, Cache<C> cache,
+            Collection<String> keep) {
+        String namespace = owner.getMetadata().getNamespace();
+        List<C> candidates = namespace == null ? cache.listAll() : cache.list(namespace);
+        List<C> deleted = new ArrayList<>();
+        for (C child : candidates) {
+            if (controlledBy(child, owner) && !keep.contains(child.getMetadata().getName()) && client.delete(child)) {
+                deleted.add(child);
+            }
+        }
+        return deleted;
+    }
+
+    /** A controller owner reference to {@code owner}. */
+    public static V1OwnerReference reference(KubernetesObject owner) {
+        return new V1OwnerReference().apiVersion(owner.getApiVersion()).kind(owner.getKind())
+                .name(owner.getMetadata().getName()).uid(owner.getMetadata().getUid())
+                .controller(true).blockOwnerDeletion(true);
+    }
+
+    /** The desired child as JSON: empty collections, status and server-set metadata removed. */
+    public static JsonValue desiredJson(KubernetesObject want) {
+        JsonObject json = Patches.withoutEmptyCollections(Patches.toJson(want)).asJsonObject();
+        JsonObjectBuilder builder = Json.createObjectBuilder(json).remove("status");
+        if (json.containsKey("metadata")) {
+            JsonObjectBuilder metadata = Json.createObjectBuilder(json.getJsonObject("metadata"));
+            SERVER_METADATA.forEach(metadata::remove);
+            builder.add("metadata", metadata);
+        }
+        return builder.build();
+    }
+
+    private static <C extends KubernetesObject> C withDefaults(KubernetesObject owner, C desired) {
+        Objects.requireNonNull(desired, "desired");
+        C want = Models.copy(desired);
+        if (want.getMetadata() == null) {
+            throw new IllegalArgumentException("A desired child needs metadata (at least an empty V1ObjectMeta)");
+        }
+        V1ObjectMeta meta = want.getMetadata();
+        if (meta.getName() == null || meta.getName().isBlank()) {
+            meta.setName(owner.getMetadata().getName());
+        }
+        if (meta.getNamespace() == null && owner.getMetadata().getNamespace() != null) {
+            meta.setNamespace(owner.getMetadata().getNamespace());
+        }
+        return want;
+    }
+
+    /** The child as cached, else as stored (a cache miss may be a child created a moment ago). */
+    private static <C extends KubernetesObject> Optional<C> current(ResourceClient client, Cache<C> cache, C want) {
+        String namespace = want.getMetadata().getNamespace();
+        String name = want.getMetadata().getName();
+        Optional<C> cached = cache == null ? Optional.empty() : cache.get(namespace, name);
+        return cached.isPresent() ? cached : client.get(kindOf(want), namespace, name);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <C extends KubernetesObject> Class<C> kindOf(C object) {
+        return (Class<C>) object.getClass();
+    }
+
+    private static List<V1OwnerReference> withReference(List<V1OwnerReference> references, V1OwnerReference ours) {
+        List<V1OwnerReference> result = new ArrayList<>();
+        if (references != null) {
+            references.stream().filter(ref -> !Objects.equals(ref.getUid(), ours.getUid())).forEach(result::add);
+        }
+        result.add(ours);
+        return result;
+    }
+
+    public static boolean controlledBy(KubernetesObject child, KubernetesObject owner) {
+        return controller(child).map(ref -> Objects.equals(ref.getUid(), owner.getMetadata().getUid())).orElse(false);
+    }
+
+    private static Optional<V1OwnerReference> controller(KubernetesObject child) {
+        List<V1OwnerReference> references = child.getMetadata().getOwnerReferences();
+        return references == null ? Optional.empty()
+                : references.stream().filter(ref -> Boolean.TRUE.equals(ref.getController())).findFirst();
+    }
+
+    /** How long a pass waits for the child of a replaced owner, unless its deletion comes first. */
+    static final java.time.Duration PREVIOUS_OWNER_WAIT = java.time.Duration.ofSeconds(5);
+
+    /** True when {@code controller} names an earlier object of the owner's kind and name (another UID): the owner was replaced. */
+    public static boolean controlledByPrevious(V1OwnerReference controller, KubernetesObject owner) {
+        return Objects.equals(controller.getKind(), owner.getKind()) && Objects.equals(controller.getName(), owner.getMetadata().getName())
+                && Objects.equals(controller.getApiVersion(), owner.getApiVersion())
+                && !Objects.equals(controller.getUid(), owner.getMetadata().getUid());
+    }
+
+    private static void checkControlledBy(KubernetesObject child, KubernetesObject owner) {
+        String what = child.getClass().getSimpleName() + " " + ObjectKey.of(child);
+        String ownerText = owner.getKind() + " " + owner.getMetadata().getName();
+        Optional<V1OwnerReference> controller = controller(child);
+        if (controller.isEmpty()) {
+            throw new TerminalException(what + " exists and has no controller; refusing to adopt it for " + ownerText);
+        }
+        if (!Objects.equals(controller.get().getUid(), owner.getMetadata().getUid())) {
+            if (controlledByPrevious(controller.get(), owner)) {
+                // the owner was deleted and created again under its name: Kubernetes' garbage collector removes the
+                // old child soon, and its deletion brings this owner back (the owner mapper goes by name)
+                throw new dev.mooring.api.Wait("PreviousOwnersChild", what + " is still controlled by the previous "
+                        + ownerText + " (uid " + controller.get().getUid() + "); waiting for its deletion", PREVIOUS_OWNER_WAIT);
+            }
+            throw new TerminalException(what + " is controlled by " + controller.get().getKind() + " "
+                    + controller.get().getName() + "; refusing to take it over for " + ownerText);
+        }
+    }
+}

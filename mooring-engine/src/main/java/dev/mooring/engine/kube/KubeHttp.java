@@ -1,0 +1,244 @@
+package dev.mooring.engine.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.reflect.TypeToken;
+import dev.mooring.api.client.KubernetesException;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.util.Watch;
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * Raw JSON requests to the API server through a configured client-java {@link ApiClient}
+ * (authentication, TLS, timeouts). Every failure becomes a {@link KubernetesException} naming
+ * the request, the HTTP status and the server's explanation.
+ */
+public final class KubeHttp {
+
+    private static final String[] AUTH = {"BearerToken"};
+    private static final Type WATCH_EVENT = TypeToken.getParameterized(Watch.Response.class, JsonObject.class).getType();
+
+    private final ApiClient client;
+    private final java.util.function.BooleanSupplier writesAllowed;
+    private final String refusal;
+
+    public KubeHttp(ApiClient client) {
+        this(client, () -> true, null);
+    }
+
+    private KubeHttp(ApiClient client, java.util.function.BooleanSupplier writesAllowed, String refusal) {
+        this.client = client;
+        this.writesAllowed = writesAllowed;
+        this.refusal = refusal;
+    }
+
+    /** Thrown instead of sending a write that the write guard refuses; nothing was sent. */
+    public static final class WriteRefused extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        WriteRefused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The same connection, with every request other than a GET checked against {@code allowed}
+     * just before it is sent: when it is false the request is not sent and {@link WriteRefused}
+     * is thrown with {@code refusal} (for a replica whose leadership expired).
+     */
+    public KubeHttp guardWrites(java.util.function.BooleanSupplier allowed, String refusal) {
+        return new KubeHttp(client, allowed, refusal);
+    }
+
+    public ApiClient apiClient() {
+        return client;
+    }
+
+    /** GET a JSON document; empty when the server answers 404. */
+    public java.util.Optional<JsonObject> getOptional(String path, Map<String, String> query) {
+        return getOptional(path, query, null);
+    }
+
+    /** Like {@link #getOptional(String, Map)}, the call bounded by {@code timeout} (null: none). */
+    public java.util.Optional<JsonObject> getOptional(String path, Map<String, String> query, java.time.Duration timeout) {
+        try {
+            return java.util.Optional.of(send("GET", path, query, null, null, timeout));
+        } catch (KubernetesException e) {
+            if (e.isNotFound()) {
+                return java.util.Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** GET a JSON document. */
+    public JsonObject get(String path, Map<String, String> query) {
+        return send("GET", path, query, null, null);
+    }
+
+    /** Send a request with a JSON body of the given content type, returning the JSON answer. */
+    public JsonObject send(String method, String path, Map<String, String> query, String body, String contentType) {
+        return send(method, path, query, body, contentType, null);
+    }
+
+    /** Like {@link #send(String, String, Map, String, String)}, the whole call bounded by {@code timeout} (null: none). */
+    public JsonObject send(String method, String path, Map<String, String> query, String body, String contentType,
+            java.time.Duration timeout) {
+        if (!"GET".equals(method) && !writesAllowed.getAsBoolean()) {
+            throw new WriteRefused(method + " " + path + " not sent: " + refusal);
+        }
+        Call call = buildCall(method, path, query, body, contentType);
+        if (timeout != null) {
+            call.timeout().timeout(Math.max(1, timeout.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        try (Response response = call.execute()) {
+            ResponseBody responseBody = response.body();
+            String text = responseBody == null ? "" : responseBody.string();
+            if (!response.isSuccessful()) {
+                throw failure(method, path, response.code(), text, null, "application/json-patch+json".equals(contentType));
+            }
+            JsonElement parsed = JsonParser.parseString(text);
+            if (!parsed.isJsonObject()) {
+                throw new KubernetesException(response.code(), "", method + " " + path + ": the answer is not a JSON object", null);
+            }
+            return parsed.getAsJsonObject();
+        } catch (IOException e) {
+            throw new KubernetesException(0, "", method + " " + path + " failed: " + e, e);
+        }
+    }
+
+    /**
+     * GET a text document (a pod's log), at most {@code limit} characters of it.
+     *
+     * @throws KubernetesException naming the request when the server refuses it
+     */
+    public String getText(String path, Map<String, String> query, java.time.Duration timeout, int limit) {
+        Call call = buildCall("GET", path, query, null, null);
+        call.timeout().timeout(Math.max(1, timeout.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+        try (Response response = call.execute()) {
+            ResponseBody body = response.body();
+            if (!response.isSuccessful()) {
+                throw failure("GET", path, response.code(), body == null ? "" : body.string(), null, false);
+            }
+            if (body == null) {
+                return "";
+            }
+            char[] buffer = new char[limit];
+            int read = 0;
+            try (java.io.Reader reader = body.charStream()) {
+                for (int n; read < limit && (n = reader.read(buffer, read, limit - read)) > 0;) {
+                    read += n;
+                }
+            }
+            return new String(buffer, 0, read);
+        } catch (IOException e) {
+            throw new KubernetesException(0, "", "GET " + path + " failed: " + e, e);
+        }
+    }
+
+    /** Open a watch; the caller closes it. */
+    public Watch<JsonObject> watch(String path, Map<String, String> query) {
+        Map<String, String> watchQuery = new HashMap<>(query);
+        watchQuery.put("watch", "true");
+        Call call = buildCall("GET", path, watchQuery, null, null);
+        try {
+            return Watch.createWatch(client, call, WATCH_EVENT);
+        } catch (ApiException e) {
+            throw failure("WATCH", path, e.getCode(), e.getResponseBody(), e, false);
+        }
+    }
+
+    private Call buildCall(String method, String path, Map<String, String> query, String body, String contentType) {
+        List<Pair> params = new ArrayList<>();
+        query.forEach((key, value) -> params.add(new Pair(key, value)));
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Accept", "application/json");
+        if (contentType != null) {
+            headers.put("Content-Type", contentType);
+        }
+        try {
+            return client.buildCall(null, path, method, params, new ArrayList<>(),
+                    body == null ? null : body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    headers, new HashMap<>(), new HashMap<>(), AUTH, null);
+        } catch (ApiException e) {
+            throw new KubernetesException(0, "", method + " " + path + ": the request could not be built: " + e.getMessage(), e);
+        }
+    }
+
+    /** A non-JSON error body as one short line of text. */
+    private static String plainText(String body) {
+        String text = body == null ? "" : body.replaceAll("\\p{Cntrl}+", " ").trim();
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+    }
+
+    /**
+     * Turns an error answer into an exception that says what failed, with the field causes the
+     * server gave. A 422 without causes for a JSON Patch is a failed {@code test} operation: the
+     * object changed since it was read, so it is marked as a conflict.
+     */
+    public static KubernetesException failure(String method, String path, int code, String body, Throwable cause,
+            boolean jsonPatch) {
+        String reason = "";
+        String message = plainText(body);
+        StringBuilder causes = new StringBuilder();
+        try {
+            JsonObject status = JsonParser.parseString(body).getAsJsonObject();
+            if (!"Status".equals(status.has("kind") && status.get("kind").isJsonPrimitive() ? status.get("kind").getAsString() : "")) {
+                // a JSON document but not a Status: it may be an object of any kind, so it is not quoted
+                message = "(an answer of " + body.length() + " characters that is not a Status)";
+                status = new JsonObject();
+            }
+            if (status.has("reason")) {
+                reason = status.get("reason").getAsString();
+            }
+            if (status.has("message")) {
+                message = status.get("message").getAsString();
+            }
+            JsonObject details = status.has("details") && status.get("details").isJsonObject()
+                    ? status.getAsJsonObject("details") : null;
+            if (details != null && details.has("causes")) {
+                for (com.google.gson.JsonElement item : details.getAsJsonArray("causes")) {
+                    JsonObject c = item.getAsJsonObject();
+                    causes.append(causes.length() == 0 ? " [" : "; ")
+                            .append(c.has("field") ? c.get("field").getAsString() + ": " : "")
+                            .append(c.has("message") ? c.get("message").getAsString() : "");
+                }
+                if (causes.length() > 0) {
+                    causes.append(']');
+                }
+            }
+        } catch (RuntimeException notJson) {
+            // not JSON (a proxy's text, for instance): kept, shortened, as the message
+        }
+        if (code == 0 && message.isEmpty() && cause != null) {
+            // no answer at all (connection refused, timeout, TLS): the cause is the explanation
+            Throwable root = cause;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            message = "no answer from the API server: " + root;
+        }
+        boolean failedTest = jsonPatch && code == 422 && causes.length() == 0;
+        if (failedTest) {
+            message += " (a JSON Patch test failed: the object changed since it was read)";
+        }
+        message += causes;
+        if (message.length() > 800) {
+            message = message.substring(0, 800) + "...";
+        }
+        return new KubernetesException(code, reason,
+                method + " " + path + " failed with " + code + (reason.isEmpty() ? "" : " " + reason) + ": " + message,
+                cause, failedTest);
+    }
+}

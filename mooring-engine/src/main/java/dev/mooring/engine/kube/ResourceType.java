@@ -1,0 +1,60 @@
+package dev.mooring.engine.kube;
+
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.Objects;
+
+/**
+ * A kind as the API server serves it: group, version, kind, plural resource name and scope,
+ * plus the model class that represents it.
+ */
+public record ResourceType<T extends KubernetesObject>(
+        String group, String version, String kind, String plural, boolean namespaced, Class<T> modelClass) {
+
+    public ResourceType {
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(plural, "plural");
+        Objects.requireNonNull(modelClass, "modelClass");
+        KubeNames.group(group, "group");
+        KubeNames.version(version, "version");
+        KubeNames.kind(kind, "kind");
+        KubeNames.resource(plural, "plural");
+    }
+
+    /** {@code v1} for the core group, else {@code group/version}. */
+    public String apiVersion() {
+        return group.isEmpty() ? version : group + "/" + version;
+    }
+
+    /**
+     * The collection path, in {@code namespace} or across all namespaces when it is null.
+     *
+     * @throws IllegalArgumentException if the namespace is not a valid namespace name
+     */
+    public String collectionPath(String namespace) {
+        String prefix = group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
+        return namespaced && namespace != null
+                ? prefix + "/namespaces/" + KubeNames.namespace(namespace, "namespace") + "/" + plural
+                : prefix + "/" + plural;
+    }
+
+    /**
+     * The path of one object, its name percent-encoded.
+     *
+     * @throws IllegalArgumentException if a namespaced kind has no namespace, or the namespace or
+     *     name is not valid
+     */
+    public String itemPath(String namespace, String name) {
+        KubeNames.name(name, "name");
+        if (namespaced && (namespace == null || namespace.isBlank())) {
+            throw new IllegalArgumentException(kind + " is namespaced: a namespace is needed to address " + name);
+        }
+        return collectionPath(namespace) + "/" + KubeNames.segment(name);
+    }
+
+    @Override
+    public String toString() {
+        return kind + "." + apiVersion();
+    }
+}

@@ -1,0 +1,272 @@
+package dev.mooring.engine.model;
+
+import dev.mooring.api.Controller;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.engine.kube.ModelKind;
+import io.kubernetes.client.common.KubernetesObject;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Resolves a controller's options: a MicroProfile Config property
+ * {@code mooring.controller.<name>.<option>} beats the {@link Controller} attribute, which carries
+ * the built-in default. Every invalid value fails with a message naming the property or the
+ * annotation attribute it came from.
+ */
+public final class ControllerOptions {
+
+    /** Prefix of per-controller properties. */
+    public static final String PREFIX = "mooring.controller.";
+
+    /** The options a {@code mooring.controller.<name>.<option>} property can set. */
+    public static final List<String> OPTIONS = List.of("namespace", "all-namespaces", "label-selector", "workers", "resync",
+            "sync-timeout", "shutdown-timeout", "reconcile-timeout", "status-events");
+
+    private final Class<?> beanClass;
+    private final Controller annotation;
+    private final String name;
+    private final Function<String, Optional<String>> config;
+
+    private ControllerOptions(Class<?> beanClass, Controller annotation, String name, Function<String, Optional<String>> config) {
+        this.beanClass = beanClass;
+        this.annotation = annotation;
+        this.name = name;
+        this.config = config;
+    }
+
+    /**
+     * The definition of a {@code @Controller} class without a server: its options as annotated
+     * (no MicroProfile Config), its namespace defaulting to {@code operatorNamespace}; the
+     * reconciled kind is found on the class or a superclass. Empty for a class that is no controller.
+     *
+     * @throws IllegalArgumentException if a {@code @Controller} class reconciles no model type, or an option is invalid
+     */
+    public static java.util.Optional<ControllerDefinition> offline(Class<?> type, String operatorNamespace) {
+        Controller controller = type.getAnnotation(Controller.class);
+        if (controller == null) {
+            return java.util.Optional.empty();
+        }
+        List<Type> interfaces = new java.util.ArrayList<>();
+        for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
+            interfaces.addAll(Arrays.asList(current.getGenericInterfaces()));
+        }
+        Class<? extends KubernetesObject> kind = reconciledKind(interfaces);
+        if (kind == null) {
+            throw new IllegalArgumentException(type.getName() + " is a @Controller but implements neither Reconciler<T> nor"
+                    + " Staged<T> with a model type T");
+        }
+        boolean cleans = dev.mooring.api.Cleanup.class.isAssignableFrom(type);
+        return java.util.Optional.of(resolve(type, controller, kind, cleans, key -> Optional.empty()).withNamespace(operatorNamespace));
+    }
+
+    /** The controller's name: {@code @Controller(name)}, else its kind in lower case. */
+    public static String nameOf(Controller annotation, Class<? extends KubernetesObject> kind) {
+        return annotation.name().isEmpty() ? ModelKind.of(kind).kind().toLowerCase(Locale.ROOT) : annotation.name();
+    }
+
+    /**
+     * @param config MicroProfile Config lookup (empty when a property is not set)
+     * @return the definition; its {@code watches} are empty (they need the bean instance)
+     * @throws IllegalArgumentException naming the option, when a value is invalid
+     */
+    public static ControllerDefinition resolve(Class<?> beanClass, Controller annotation,
+            Class<? extends KubernetesObject> kind, Function<String, Optional<String>> config) {
+        return resolve(beanClass, annotation, kind, false, config);
+    }
+
+    /**
+     * @param cleans whether the reconciler implements {@code Cleanup} (then a finalizer is required)
+     */
+    public static ControllerDefinition resolve(Class<?> beanClass, Controller annotation,
+            Class<? extends KubernetesObject> kind, boolean cleans, Function<String, Optional<String>> config) {
+        String where = "@Controller(name) on " + beanClass.getName();
+        String name = nameOf(annotation, kind);
+        if (name.isBlank()) {
+            throw new IllegalArgumentException(where + " must not be blank");
+        }
+        if (name.length() > ControllerDefinition.MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException(where + " must have at most " + ControllerDefinition.MAX_NAME_LENGTH
+                    + " characters, '" + name + "' has " + name.length());
+        }
+        return new ControllerOptions(beanClass, annotation, name, config).resolve(kind, cleans);
+    }
+
+    private ControllerDefinition resolve(Class<? extends KubernetesObject> kind, boolean cleans) {
+        String finalizer = finalizer(cleans);
+        boolean allNamespaces = bool("all-namespaces", "allNamespaces", annotation.allNamespaces());
+        String namespace = text("namespace", "namespace", annotation.namespace());
+        if (allNamespaces && !namespace.isEmpty()) {
+            throw new IllegalArgumentException("Controller " + name + ": set either namespace ('" + namespace
+                    + "') or all-namespaces, not both (" + PREFIX + name + ".namespace / .all-namespaces or @Controller on "
+                    + beanClass.getName() + ")");
+        }
+        String selector = text("label-selector", "labelSelector", annotation.labelSelector());
+        if (!selector.isBlank()) {
+            try {
+                dev.mooring.engine.kube.LabelSelectors.parse(selector);
+            } catch (IllegalArgumentException e) {
+                String source = config.apply(key("label-selector")).isPresent() ? key("label-selector") : attribute("labelSelector");
+                throw new IllegalArgumentException(source + " is not a label selector: " + e.getMessage());
+            }
+        }
+        int workers = workers();
+        Duration resync = duration("resync", "resync", annotation.resync(), true);
+        Duration syncTimeout = duration("sync-timeout", "syncTimeout", annotation.syncTimeout(), true);
+        Duration shutdownTimeout = duration("shutdown-timeout", "shutdownTimeout", annotation.shutdownTimeout(), true);
+        Duration reconcileTimeout = duration("reconcile-timeout", "reconcileTimeout", annotation.reconcileTimeout(), false);
+        boolean statusEvents = bool("status-events", "statusEvents", annotation.statusEvents());
+        return new ControllerDefinition(name, kind, allNamespaces ? null : namespace, selector.isBlank() ? null : selector,
+                workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents,
+                List.copyOf(Arrays.asList(annotation.owns())), List.of(), finalizer);
+    }
+
+    private String finalizer(boolean cleans) {
+        String finalizer = annotation.finalizer().trim();
+        String where = attribute("finalizer");
+        if (cleans && finalizer.isEmpty()) {
+            throw new IllegalArgumentException(where + " is required because the reconciler implements Cleanup:"
+                    + " name a qualified finalizer such as example.com/cleanup");
+        }
+        if (!cleans && !finalizer.isEmpty()) {
+            throw new IllegalArgumentException(where + " is set, but the reconciler does not implement Cleanup");
+        }
+        if (cleans && !FINALIZER.matcher(finalizer).matches()) {
+            throw new IllegalArgumentException(where + " must be a qualified name such as example.com/cleanup, got '"
+                    + finalizer + "'");
+        }
+        return cleans ? finalizer : null;
+    }
+
+    private static final java.util.regex.Pattern FINALIZER = java.util.regex.Pattern.compile(
+            "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$");
+
+    private int workers() {
+        Optional<String> property = config.apply(key("workers"));
+        int value;
+        String where;
+        if (property.isPresent()) {
+            where = key("workers");
+            try {
+                value = Integer.parseInt(property.get().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(where + " must be a whole number of at least 1, got '" + property.get() + "'");
+            }
+        } else {
+            where = attribute("workers");
+            value = annotation.workers();
+        }
+        if (value < 1) {
+            throw new IllegalArgumentException(where + " must be at least 1, got " + value);
+        }
+        return value;
+    }
+
+    private String text(String option, String attribute, String annotated) {
+        return config.apply(key(option)).map(String::trim).orElse(annotated.trim());
+    }
+
+    private boolean bool(String option, String attribute, boolean annotated) {
+        Optional<String> property = config.apply(key(option));
+        if (property.isEmpty()) {
+            return annotated;
+        }
+        String value = property.get().trim().toLowerCase(Locale.ROOT);
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException(key(option) + " must be true or false, got '" + property.get() + "'");
+        }
+        return Boolean.parseBoolean(value);
+    }
+
+    /** A duration; an empty text means none (only allowed when not required). */
+    private Duration duration(String option, String attribute, String annotated, boolean required) {
+        Optional<String> property = config.apply(key(option));
+        String where = property.isPresent() ? key(option) : attribute(attribute);
+        String text = property.orElse(annotated).trim();
+        if (text.isEmpty()) {
+            if (required) {
+                throw new IllegalArgumentException(where + " must be a positive duration, got an empty value");
+            }
+            return null;
+        }
+        return Durations.positive(where, text);
+    }
+
+    private String key(String option) {
+        return PREFIX + name + "." + option;
+    }
+
+    private String attribute(String attribute) {
+        return "@Controller(" + attribute + ") on " + beanClass.getName();
+    }
+
+    /**
+     * Checks a {@code @Watch} method: one client-java model parameter and a
+     * {@code Collection<ObjectKey>} result.
+     *
+     * @return the watched kind
+     * @throws IllegalArgumentException naming the method, when the signature is wrong
+     */
+    @SuppressWarnings("unchecked")
+    public static Class<? extends KubernetesObject> watchedKind(Method method) {
+        String where = "@Watch method " + method.getDeclaringClass().getName() + "." + method.getName();
+        if (Modifier.isStatic(method.getModifiers()) || Modifier.isPrivate(method.getModifiers())) {
+            throw new IllegalArgumentException(where + " must be an instance method that is not private");
+        }
+        if (method.getParameterCount() != 1 || !KubernetesObject.class.isAssignableFrom(method.getParameterTypes()[0])) {
+            throw new IllegalArgumentException(where + " must take exactly one parameter: the watched client-java model");
+        }
+        if (!Collection.class.isAssignableFrom(method.getReturnType()) || !returnsKeys(method.getGenericReturnType())) {
+            throw new IllegalArgumentException(where + " must return a Collection<ObjectKey> (for example Set<ObjectKey>)");
+        }
+        Class<? extends KubernetesObject> kind = (Class<? extends KubernetesObject>) method.getParameterTypes()[0];
+        ModelKind.of(kind);
+        return kind;
+    }
+
+    private static boolean returnsKeys(Type type) {
+        if (!(type instanceof ParameterizedType parameterized)) {
+            return false;
+        }
+        Type element = parameterized.getActualTypeArguments()[0];
+        if (element instanceof WildcardType wildcard && wildcard.getUpperBounds().length == 1) {
+            element = wildcard.getUpperBounds()[0];
+        }
+        return element == ObjectKey.class;
+    }
+
+    /**
+     * The kind {@code T} of a {@code Reconciler<T>} or {@code Staged<T>} among a bean's types
+     * (or a class's generic interfaces); null when there is none with a concrete model class.
+     */
+    @SuppressWarnings("unchecked")
+    public static Class<? extends KubernetesObject> reconciledKind(Iterable<Type> types) {
+        for (Class<?> contract : List.of(dev.mooring.api.Reconciler.class, dev.mooring.api.Staged.class)) {
+            ParameterizedType parameterized = typed(types, contract);
+            if (parameterized != null && parameterized.getActualTypeArguments()[0] instanceof Class<?> kind
+                    && KubernetesObject.class.isAssignableFrom(kind)) {
+                return (Class<? extends KubernetesObject>) kind;
+            }
+        }
+        return null;
+    }
+
+    /** The type {@code contract<...>} among {@code types}, or null. */
+    public static ParameterizedType typed(Iterable<Type> types, Class<?> contract) {
+        for (Type type : types) {
+            if (type instanceof ParameterizedType parameterized && parameterized.getRawType() == contract) {
+                return parameterized;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,454 @@
+package dev.mooring.engine.queue;
+
+import dev.mooring.engine.kube.Backoff;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * A thread-safe, deduplicating work queue with per-key serialization, delayed keys and
+ * exponential retry backoff. See the package documentation for its invariants.
+ *
+ * <p>Typical worker loop:
+ * <pre>{@code
+ * for (Optional<K> next = queue.get(); next.isPresent(); next = queue.get()) {
+ *     K key = next.get();
+ *     try {
+ *         process(key);
+ *         queue.forget(key);
+ *     } catch (Exception e) {
+ *         queue.retry(key);
+ *     } finally {
+ *         queue.done(key);
+ *     }
+ * }
+ * }</pre>
+ *
+ * @param <K> the key type; keys must have value equality and must not change while queued
+ */
+public final class WorkQueue<K> {
+
+    /** Default first retry delay: 1 second. */
+    public static final Duration DEFAULT_BASE_DELAY = Duration.ofSeconds(1);
+    /** Default retry delay cap: 60 seconds. */
+    public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(60);
+    /** Default relative jitter applied to retry delays: 0.1 (&plusmn;10 %). */
+    public static final double DEFAULT_JITTER = 0.1;
+
+    private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final RetryPolicy<K> retries;
+    private final LongSupplier ticker;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when work may be available to {@link #get()} or the delay heap changed. */
+    private final Condition workChanged = lock.newCondition();
+    /** Signalled when a key finished or work was discarded, for {@link #awaitIdle}. */
+    private final Condition idleChanged = lock.newCondition();
+
+    // Invariant: every key in `ready` is in `dirty` and not in `processing`; a key in `dirty`
+    // that is not in `ready` is in `processing` and goes back to `ready` on done().
+    private final ArrayDeque<K> ready = new ArrayDeque<>();
+    private final Set<K> dirty = new HashSet<>();
+    private final Set<K> processing = new HashSet<>();
+    // Delayed keys: the authoritative deadline per key, plus a heap ordered by deadline whose
+    // entries are stale when they no longer match `deadlines` (lazy deletion).
+    private final Map<K, Delayed<K>> deadlines = new HashMap<>();
+    private final PriorityQueue<Delayed<K>> heap = new PriorityQueue<>();
+    private long sequence;
+    private boolean shuttingDown;
+    private boolean immediate;
+
+    /** A queue with the default retry settings (1 s doubling to 60 s, &plusmn;10 % jitter). */
+    public WorkQueue() {
+        this(DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, DEFAULT_JITTER);
+    }
+
+    /**
+     * A queue with custom retry settings.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < baseDelay <= maxDelay} and
+     *     {@code 0 <= jitter <= 1}
+     */
+    public WorkQueue(Duration baseDelay, Duration maxDelay, double jitter) {
+        this(baseDelay, maxDelay, jitter, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+    }
+
+    /**
+     * A queue with custom retry settings, clock and randomness (for deterministic tests).
+     *
+     * @param ticker monotonic nanoseconds, like {@link System#nanoTime()}
+     * @param random uniformly distributed values in {@code [0, 1)}, used for jitter
+     * @throws IllegalArgumentException unless {@code 0 < baseDelay <= maxDelay} and
+     *     {@code 0 <= jitter <= 1}
+     */
+    public WorkQueue(Duration baseDelay, Duration maxDelay, double jitter, LongSupplier ticker, DoubleSupplier random) {
+        this(RetryPolicy.perKey(backoff(baseDelay, maxDelay, jitter).withRandom(random)), ticker);
+    }
+
+    /**
+     * A queue whose failed keys come back when {@code retries} says.
+     *
+     * @param ticker monotonic nanoseconds, like {@link System#nanoTime()}
+     */
+    public WorkQueue(RetryPolicy<K> retries, LongSupplier ticker) {
+        this.retries = Objects.requireNonNull(retries, "retries");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+    }
+
+    /**
+     * The queue's backoff for these settings: {@code baseDelay} doubling up to {@code maxDelay},
+     * times a factor in {@code [1 - jitter, 1 + jitter)}.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < baseDelay <= maxDelay} and
+     *     {@code 0 <= jitter <= 1}
+     */
+    public static Backoff backoff(Duration baseDelay, Duration maxDelay, double jitter) {
+        Objects.requireNonNull(baseDelay, "baseDelay");
+        Objects.requireNonNull(maxDelay, "maxDelay");
+        if (baseDelay.isNegative() || baseDelay.isZero() || maxDelay.compareTo(baseDelay) < 0
+                || !(jitter >= 0 && jitter <= 1)) {
+            throw new IllegalArgumentException("Require 0 < baseDelay <= maxDelay and 0 <= jitter <= 1, got baseDelay="
+                    + baseDelay + ", maxDelay=" + maxDelay + ", jitter=" + jitter);
+        }
+        return Backoff.exponential(baseDelay, maxDelay).withJitter(1 - jitter, 1 + jitter);
+    }
+
+    /**
+     * Request processing of {@code key} now. Repeated adds before the key is handed out collapse
+     * into one; an add while a worker holds the key makes it come back once after
+     * {@link #done}. A pending delay for the key is superseded. Ignored after shutdown.
+     */
+    public void add(K key) {
+        Objects.requireNonNull(key, "key");
+        lock.lock();
+        try {
+            if (shuttingDown) {
+                return;
+            }
+            deadlines.remove(key);
+            enqueue(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Request processing of {@code key} after {@code delay}. When the key already has a pending
+     * delay, the earlier deadline wins. Ignored when the key is already waiting to be processed
+     * (that pass comes sooner) and after shutdown. A zero delay is {@link #add}.
+     *
+     * @throws IllegalArgumentException if {@code delay} is negative
+     */
+    public void addAfter(K key, Duration delay) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(delay, "delay");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative: " + delay);
+        }
+        if (delay.isZero()) {
+            add(key);
+            return;
+        }
+        lock.lock();
+        try {
+            schedule(key, delay.toNanos());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Schedule {@code key} again after a failure, after the delay the queue's {@link RetryPolicy}
+     * gives (by default the base delay, doubled for each consecutive failure up to the cap, times
+     * a random factor in {@code [1 - jitter, 1 + jitter)}, never above the cap). Call
+     * {@link #forget} after a success to reset the count.
+     *
+     * @return the chosen delay; {@link Duration#ZERO} after shutdown (nothing is scheduled)
+     */
+    public Duration retry(K key) {
+        Objects.requireNonNull(key, "key");
+        lock.lock();
+        try {
+            if (shuttingDown) {
+                return Duration.ZERO;
+            }
+            Duration delay = retries.when(key);
+            schedule(key, delay.toNanos());
+            return delay;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reset the failure count of {@code key}, after a success or a terminal failure. */
+    public void forget(K key) {
+        lock.lock();
+        try {
+            retries.forget(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Consecutive {@link #retry} calls for {@code key} since its last {@link #forget}. */
+    public int numRetries(K key) {
+        lock.lock();
+        try {
+            return retries.numRequeues(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Take the next ready key, waiting until one is ready. The caller holds the key until it
+     * calls {@link #done} (always, in a {@code finally} block); no other caller gets the same key
+     * meanwhile.
+     *
+     * @return the key, or empty once the queue is shut down and has no ready work left
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public Optional<K> get() throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            while (true) {
+                promoteDue();
+                K key = take();
+                if (key != null) {
+                    return Optional.of(key);
+                }
+                if (shuttingDown) {
+                    return Optional.empty();
+                }
+                Delayed<K> next = nextDelayed();
+                if (next == null) {
+                    workChanged.await();
+                } else {
+                    workChanged.awaitNanos(Math.max(1, next.deadline - ticker.getAsLong()));
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Take the next ready key without waiting (delayed keys whose time has come count as
+     * ready). The same obligations as {@link #get()} apply to a returned key.
+     *
+     * @return the key, or empty when none is ready now
+     */
+    public Optional<K> poll() {
+        lock.lock();
+        try {
+            promoteDue();
+            return Optional.ofNullable(take());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Release a key taken with {@link #get()} or {@link #poll()}. If it was added meanwhile, it
+     * becomes ready again (unless the queue was shut down immediately).
+     *
+     * @throws IllegalStateException if the key is not being processed
+     */
+    public void done(K key) {
+        lock.lock();
+        try {
+            if (!processing.remove(key)) {
+                throw new IllegalStateException("done called for a key that is not processing: " + key);
+            }
+            if (dirty.contains(key)) {
+                if (immediate) {
+                    dirty.remove(key);
+                } else {
+                    ready.addLast(key);
+                    workChanged.signal();
+                }
+            }
+            idleChanged.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Refuse new work and discard delayed keys and failure counts. Ready work can still be
+     * taken (drained); {@link #get()} returns empty once none is left. Keys being processed are
+     * not interrupted: their callers still call {@link #done}.
+     */
+    public void shutdown() {
+        shutdown(false);
+    }
+
+    /**
+     * Like {@link #shutdown()}; with {@code immediate} also discard ready work, and keys added
+     * while processing are not handed out again.
+     */
+    public void shutdown(boolean immediate) {
+        lock.lock();
+        try {
+            shuttingDown = true;
+            deadlines.clear();
+            heap.clear();
+            if (immediate) {
+                this.immediate = true;
+                ready.clear();
+                dirty.retainAll(processing);
+            }
+            workChanged.signalAll();
+            idleChanged.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether {@link #shutdown} was called. */
+    public boolean isShutdown() {
+        lock.lock();
+        try {
+            return shuttingDown;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Wait until no key is ready, processing or delayed.
+     *
+     * @return true when idle, false when {@code timeout} passed first
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        // Real time bounds the wait; the ticker only decides when delayed keys are due. The
+        // periodic wake-up promotes delayed keys whose deadline passed while nobody called get().
+        long end = System.nanoTime() + timeout.toNanos();
+        lock.lockInterruptibly();
+        try {
+            promoteDue();
+            while (!ready.isEmpty() || !processing.isEmpty() || !deadlines.isEmpty()) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                idleChanged.awaitNanos(Math.min(left, IDLE_POLL_NANOS));
+                promoteDue();
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys ready and waiting for a worker (not processing, not delayed). For information only. */
+    public int depth() {
+        lock.lock();
+        try {
+            promoteDue();
+            return ready.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys currently held by workers. For information only. */
+    public int processing() {
+        lock.lock();
+        try {
+            return processing.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Keys with a pending delay or retry. For information only. */
+    public int delayed() {
+        lock.lock();
+        try {
+            promoteDue();
+            return deadlines.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // --- internals; all called with the lock held ---
+
+    private void enqueue(K key) {
+        if (!dirty.add(key)) {
+            return;
+        }
+        if (!processing.contains(key)) {
+            ready.addLast(key);
+            workChanged.signal();
+        }
+    }
+
+    private void schedule(K key, long delayNanos) {
+        // A dirty key is ready, or comes back right after done(): that pass is sooner.
+        if (shuttingDown || dirty.contains(key)) {
+            return;
+        }
+        long deadline = ticker.getAsLong() + delayNanos;
+        Delayed<K> existing = deadlines.get(key);
+        if (existing != null && existing.deadline - deadline <= 0) {
+            return;
+        }
+        Delayed<K> entry = new Delayed<>(key, deadline, sequence++);
+        deadlines.put(key, entry);
+        heap.add(entry);
+        workChanged.signalAll();
+    }
+
+    private void promoteDue() {
+        long now = ticker.getAsLong();
+        Delayed<K> head;
+        while ((head = heap.peek()) != null && head.deadline - now <= 0) {
+            heap.poll();
+            if (deadlines.get(head.key) == head) {
+                deadlines.remove(head.key);
+                enqueue(head.key);
+            }
+        }
+    }
+
+    private Delayed<K> nextDelayed() {
+        Delayed<K> head;
+        while ((head = heap.peek()) != null && deadlines.get(head.key) != head) {
+            heap.poll();
+        }
+        return head;
+    }
+
+    private K take() {
+        K key = ready.pollFirst();
+        if (key != null) {
+            dirty.remove(key);
+            processing.add(key);
+        }
+        return key;
+    }
+
+    private record Delayed<K>(K key, long deadline, long sequence) implements Comparable<Delayed<K>> {
+        @Override
+        public int compareTo(Delayed<K> other) {
+            int byDeadline = Long.compare(deadline - other.deadline, 0);
+            return byDeadline != 0 ? byDeadline : Long.compare(sequence, other.sequence);
+        }
+    }
+}

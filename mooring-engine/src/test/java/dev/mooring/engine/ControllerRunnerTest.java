@@ -1,0 +1,451 @@
+package dev.mooring.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.Cleanup;
+import dev.mooring.api.Context;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.Reconciler;
+import dev.mooring.api.Result;
+import dev.mooring.api.TerminalException;
+import dev.mooring.api.Wait;
+import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerState;
+import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.engine.queue.WorkQueue;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One controller's guarantees, as controller-runtime's controller tests pin them, over an event
+ * source the test drives and a client that records what it would send. Retries run on the work
+ * queue's clock (a fake ticker, no jitter): a delay is due when the test moves the clock, never by
+ * waiting.
+ */
+class ControllerRunnerTest {
+
+    private static final ResourceType<V1Deployment> DEPLOYMENTS = new ResourceType<>("apps", "v1", "Deployment",
+            "deployments", true, V1Deployment.class);
+    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps",
+            true, V1ConfigMap.class);
+    private static final String FINALIZER = "test.mooring.dev/cleanup";
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final AtomicLong ticker = new AtomicLong();
+    /** Base delay 1 s, cap 60 s; the random source gives the middle of the jitter range, so a factor of 1. */
+    private final WorkQueue<ObjectKey> queue = new WorkQueue<>(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1,
+            ticker::get, () -> 0.5);
+    private final FakeSource<V1Deployment> source = new FakeSource<>(DEPLOYMENTS);
+    private final RecordingClient client = new RecordingClient();
+    private final List<Outcome.Kind> outcomes = new CopyOnWriteArrayList<>();
+    private final List<V1Deployment> seen = new CopyOnWriteArrayList<>();
+    private final List<ControllerRunner<?>> failed = new CopyOnWriteArrayList<>();
+    private final ExecutorService workers = Executors.newCachedThreadPool();
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    private ControllerRunner<V1Deployment> runner;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (runner != null) {
+            runner.stop();
+        }
+        workers.shutdownNow();
+        timers.shutdownNow();
+        assertTrue(workers.awaitTermination(10, TimeUnit.SECONDS), "the workers end");
+    }
+
+    // --- events and passes ---
+
+    @Test
+    void changesDuringAPassGiveExactlyOneMorePassWhichSeesTheLatestState() throws Exception {
+        CountDownLatch inFirstPass = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        start(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            if (seen.size() == 1) {
+                inFirstPass.countDown();
+                release.await();
+            }
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        assertTrue(inFirstPass.await(10, TimeUnit.SECONDS), "the first pass began");
+        source.update(deployment("web", "2", 2));
+        source.update(deployment("web", "3", 3));
+        source.update(deployment("web", "4", 4));
+        release.countDown();
+
+        assertTrue(queue.awaitIdle(WAIT), "the queue drains");
+        assertEquals(List.of(Outcome.Kind.SUCCESS, Outcome.Kind.SUCCESS), outcomes, "three changes during a pass: one more pass");
+        assertEquals(4, seen.get(1).getSpec().getReplicas(), "the second pass reads the cache as it is then");
+    }
+
+    @Test
+    void updatesThatChangeOnlyTheStatusAreDroppedAndResyncsAreNot() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+
+        V1Deployment statusOnly = deployment("web", "2", 1).status(new V1DeploymentStatus().readyReplicas(1));
+        source.update(statusOnly);
+        assertTrue(queue.awaitIdle(WAIT));
+        assertEquals(1, outcomes.size(), "a status-only update (the controller's own status write) starts no pass");
+
+        source.update(statusOnly);
+        awaitOutcomes(2);
+        assertEquals("2", seen.get(1).getMetadata().getResourceVersion(), "an update to the same version (a resync) does");
+
+        V1Deployment labelled = deployment("web", "3", 1).status(new V1DeploymentStatus().readyReplicas(1));
+        labelled.getMetadata().putLabelsItem("tier", "front");
+        source.update(labelled);
+        awaitOutcomes(3);
+        assertEquals("3", seen.get(2).getMetadata().getResourceVersion(), "a change outside the status does");
+    }
+
+    @Test
+    void statusEventsMakeStatusOnlyUpdatesStartPasses() throws Exception {
+        start(definition(null, true, null), (deployment, context) -> Result.done());
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        source.update(deployment("web", "2", 1).status(new V1DeploymentStatus().readyReplicas(1)));
+        awaitOutcomes(2);
+    }
+
+    @Test
+    void anObjectGoneFromTheCacheIsNotReconciled() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> Result.done());
+        runner.enqueue(new ObjectKey("ops", "never-seen"));
+        assertTrue(queue.awaitIdle(WAIT));
+        assertEquals(List.of(), outcomes, "nothing cached under that key: no pass, nothing counted");
+        assertEquals(List.of(), client.requests);
+    }
+
+    @Test
+    void aChangeOfAChildStartsAPassOfItsControllingOwnerWhileItIsCachedWithTheSameUid() throws Exception {
+        FakeSource<V1ConfigMap> children = new FakeSource<>(CONFIG_MAPS);
+        runner = runner(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            return Result.done();
+        });
+        runner.attachPrimary(source);
+        runner.attachOwned(children);
+        runner.startWorkers(workers, timers);
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+
+        children.add(child("web-config", "uid-web", true));
+        awaitOutcomes(2);
+        children.add(child("not-controlled", "uid-web", false));
+        children.add(child("of-an-older-web", "uid-replaced", true));
+        assertTrue(queue.awaitIdle(WAIT));
+        assertEquals(2, outcomes.size(), "an owner that is not the controller, or another object of the name: no pass");
+
+        children.delete(child("of-an-older-web", "uid-replaced", true));
+        awaitOutcomes(3);
+        assertEquals(List.of(), client.requests, "an unchanged object's passes send nothing");
+    }
+
+    @Test
+    void aFailingWatchMappingOrAFailedSourceFailsTheControllerOnce() throws Exception {
+        FakeSource<V1ConfigMap> dependency = new FakeSource<>(CONFIG_MAPS);
+        runner = runner(definition(null, false, null), (deployment, context) -> Result.done());
+        runner.attachPrimary(source);
+        runner.attachWatch(dependency, new WatchMapper(V1ConfigMap.class, "the test's mapper", object -> {
+            throw new IllegalArgumentException("no key for " + object.getMetadata().getName());
+        }));
+        runner.startWorkers(workers, timers);
+
+        dependency.add(child("settings", "uid-web", false));
+        assertEquals(ControllerState.FAILED, runner.state());
+        assertTrue(runner.failure().orElseThrow().getMessage().contains("by the test's mapper failed"),
+                runner.failure().orElseThrow().getMessage());
+        source.failWith(new IllegalStateException("403 on the watch"));
+        assertEquals(List.of(runner), failed, "the runtime is told once");
+        source.add(deployment("web", "1", 1));
+        assertEquals(0, queue.depth(), "a failed controller's queue takes no work");
+    }
+
+    // --- retries on the queue's clock ---
+
+    @Test
+    void anErrorIsRetriedAfterTheBackoffOnTheQueuesClockAndASuccessForgetsIt() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            if (seen.size() == 1) {
+                throw new IllegalStateException("the first pass fails");
+            }
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        assertEquals(Outcome.Kind.ERROR, outcomes.get(0));
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "the retry waits");
+        assertEquals(1, queue.numRetries(ObjectKey.of(seen.get(0))));
+
+        ticker.addAndGet(Duration.ofMillis(999).toNanos());
+        assertEquals(1, queue.delayed(), "not due before the base delay");
+        ticker.addAndGet(Duration.ofMillis(1).toNanos());
+        queue.depth(); // a read promotes due keys and wakes a worker, as its timed wait would
+        awaitOutcomes(2);
+        assertEquals(Outcome.Kind.SUCCESS, outcomes.get(1));
+        await(() -> queue.processing() == 0, "the pass is done");
+        assertEquals(0, queue.numRetries(ObjectKey.of(seen.get(0))), "a success forgets the failures");
+        assertEquals(1, runner.status().errors());
+        assertEquals(1, runner.status().successes());
+    }
+
+    @Test
+    void aRequestedRequeueOrAWaitComesBackAfterItsDelayWithoutBackoff() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            if (seen.size() == 1) {
+                return Result.requeueAfter(Duration.ofSeconds(7));
+            }
+            throw new Wait("NotReady", "the database is starting", Duration.ofSeconds(3));
+        });
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "the requeue waits");
+        ticker.addAndGet(Duration.ofSeconds(7).toNanos());
+        queue.depth();
+        awaitOutcomes(2);
+        assertEquals(List.of(Outcome.Kind.SUCCESS, Outcome.Kind.SUCCESS), outcomes, "a Wait is a success");
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "the wait's delay");
+        assertEquals(0, queue.numRetries(new ObjectKey("ops", "web")), "no backoff counted");
+        ticker.addAndGet(Duration.ofMillis(2999).toNanos());
+        assertEquals(1, queue.delayed(), "not before its 3 s");
+        ticker.addAndGet(Duration.ofMillis(1).toNanos());
+        queue.depth();
+        awaitOutcomes(3);
+    }
+
+    @Test
+    void aTerminalErrorIsCountedAndNotRetried() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            throw new TerminalException("replicas must be odd");
+        });
+        source.add(deployment("web", "1", 2));
+        awaitOutcomes(1);
+        assertEquals(Outcome.Kind.TERMINAL, outcomes.get(0));
+        ticker.addAndGet(Duration.ofHours(1).toNanos());
+        assertTrue(queue.awaitIdle(WAIT), "nothing delayed");
+        assertEquals(1, outcomes.size());
+        assertEquals(0, queue.numRetries(new ObjectKey("ops", "web")));
+        assertEquals(1, runner.status().terminalErrors());
+    }
+
+    @Test
+    void aPassPastItsTimeoutIsInterruptedCountedAsCancelledAndRetried() throws Exception {
+        List<String> interrupts = new CopyOnWriteArrayList<>();
+        start(definition(Duration.ofMillis(50), false, null), (deployment, context) -> {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                interrupts.add("interrupted");
+                throw e;
+            }
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        assertEquals(List.of(Outcome.Kind.CANCELLED), outcomes);
+        assertEquals(List.of("interrupted"), interrupts, "the pass was interrupted");
+        await(() -> queue.delayed() == 1, "the cancelled pass is retried with backoff");
+        assertEquals(1, runner.status().cancellations());
+        assertEquals(ControllerState.READY, runner.state(), "the worker's own interrupt was cleared: it goes on");
+    }
+
+    // --- status ---
+
+    @Test
+    void theStatusStagedInAFailedPassIsWrittenAndThePassRetried() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            context.updateStatus(d -> d.setStatus(new V1DeploymentStatus().observedGeneration(1L).replicas(2)));
+            throw new IllegalStateException("failed after staging");
+        });
+        V1Deployment web = deployment("web", "1", 2);
+        client.stored.add(web);
+        source.add(web);
+        awaitOutcomes(1);
+        assertEquals(Outcome.Kind.ERROR, outcomes.get(0));
+        assertEquals(2, client.requests.size(), client.requests.toString());
+        assertEquals("GET ops/web", client.requests.get(0), "the status is based on a live read");
+        assertTrue(client.requests.get(1).startsWith("PATCH status ops/web ") && client.requests.get(1).contains("\"replicas\":2"),
+                client.requests.get(1));
+        await(() -> queue.delayed() == 1, "retried");
+    }
+
+    @Test
+    void aFailedStatusWriteMakesASucceededPassAnError() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            context.updateStatus(d -> d.setStatus(new V1DeploymentStatus().replicas(2)));
+            return Result.done();
+        });
+        client.statusWriteFailure = new IllegalStateException("409 Conflict");
+        V1Deployment web = deployment("web", "1", 2);
+        client.stored.add(web);
+        source.add(web);
+        awaitOutcomes(1);
+        assertEquals(Outcome.Kind.ERROR, outcomes.get(0));
+        await(() -> queue.delayed() == 1, "retried with backoff");
+        assertEquals(0, runner.status().successes());
+    }
+
+    @Test
+    void aStatusEqualToTheCachedOneSendsNoRequest() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            context.updateStatus(d -> d.getStatus().setReplicas(2));
+            return Result.done();
+        });
+        V1Deployment web = deployment("web", "1", 2).status(new V1DeploymentStatus().replicas(2));
+        client.stored.add(web);
+        source.add(web);
+        awaitOutcomes(1);
+        assertEquals(List.of(Outcome.Kind.SUCCESS), outcomes);
+        assertEquals(List.of(), client.requests, "a pass over an unchanged object sends nothing");
+    }
+
+    // --- finalizers ---
+
+    @Test
+    void theFinalizerIsAddedBeforeReconcileAndReconcileSeesIt() throws Exception {
+        start(definition(null, false, FINALIZER), new Cleaning());
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        assertEquals(List.of("ADD FINALIZER ops/web " + FINALIZER, "reconcile [" + FINALIZER + "]"), client.requests);
+
+        client.requests.clear();
+        V1Deployment marked = deployment("web", "2", 2);
+        marked.getMetadata().addFinalizersItem(FINALIZER);
+        source.update(marked);
+        awaitOutcomes(2);
+        assertEquals(List.of("reconcile [" + FINALIZER + "]"), client.requests, "a marked object: no request first");
+    }
+
+    @Test
+    void anObjectBeingDeletedIsCleanedUpThenReleasedAndNeverReconciled() throws Exception {
+        Cleaning cleaning = new Cleaning();
+        start(definition(null, false, FINALIZER), cleaning);
+        V1Deployment deleting = deployment("web", "1", 1);
+        deleting.getMetadata().deletionTimestamp(OffsetDateTime.now()).addFinalizersItem("other/finalizer")
+                .addFinalizersItem(FINALIZER);
+        source.add(deleting);
+        awaitOutcomes(1);
+        assertEquals(List.of("cleanup", "REMOVE FINALIZER ops/web " + FINALIZER), client.requests);
+
+        client.requests.clear();
+        V1Deployment released = deployment("web", "2", 1);
+        released.getMetadata().deletionTimestamp(OffsetDateTime.now()).addFinalizersItem("other/finalizer");
+        source.update(released);
+        awaitOutcomes(2);
+        assertEquals(List.of(), client.requests, "without our finalizer: no cleanup, no request");
+    }
+
+    @Test
+    void aFailedCleanupKeepsTheFinalizerAndIsRetried() throws Exception {
+        Cleaning cleaning = new Cleaning();
+        cleaning.cleanupFailure = new IllegalStateException("the bucket is still in use");
+        start(definition(null, false, FINALIZER), cleaning);
+        V1Deployment deleting = deployment("web", "1", 1);
+        deleting.getMetadata().deletionTimestamp(OffsetDateTime.now()).addFinalizersItem(FINALIZER);
+        source.add(deleting);
+        awaitOutcomes(1);
+        assertEquals(List.of(Outcome.Kind.ERROR), outcomes);
+        assertEquals(List.of("cleanup"), client.requests, "the finalizer stays");
+        await(() -> queue.delayed() == 1, "retried");
+    }
+
+    // --- helpers ---
+
+    /** A reconciler with cleanup that writes each call into the client's request log, in order. */
+    private final class Cleaning implements Reconciler<V1Deployment>, Cleanup<V1Deployment> {
+        volatile Exception cleanupFailure;
+
+        @Override
+        public Result reconcile(V1Deployment resource, Context<V1Deployment> context) {
+            client.requests.add("reconcile " + resource.getMetadata().getFinalizers());
+            return Result.done();
+        }
+
+        @Override
+        public void cleanup(V1Deployment resource, Context<V1Deployment> context) throws Exception {
+            client.requests.add("cleanup");
+            if (cleanupFailure != null) {
+                throw cleanupFailure;
+            }
+        }
+    }
+
+    private void start(ControllerDefinition definition, Reconciler<V1Deployment> reconciler) {
+        runner = runner(definition, reconciler);
+        runner.attachPrimary(source);
+        runner.startWorkers(workers, timers);
+    }
+
+    private ControllerRunner<V1Deployment> runner(ControllerDefinition definition, Reconciler<V1Deployment> reconciler) {
+        PassObserver observer = (controller, outcome, duration) -> outcomes.add(outcome);
+        return new ControllerRunner<>(definition, reconciler, client.forEveryNamespace(), RequestScope.NONE, queue, null,
+                observer, failed::add);
+    }
+
+    private static ControllerDefinition definition(Duration reconcileTimeout, boolean statusEvents, String finalizer) {
+        return new ControllerDefinition("deployments", V1Deployment.class, "ops", null, 1, Duration.ofHours(10),
+                Duration.ofSeconds(5), Duration.ofSeconds(5), reconcileTimeout, statusEvents, List.of(), List.of(),
+                finalizer);
+    }
+
+    private static V1Deployment deployment(String name, String resourceVersion, int replicas) {
+        return new V1Deployment().apiVersion("apps/v1").kind("Deployment")
+                .metadata(new V1ObjectMeta().namespace("ops").name(name).uid("uid-" + name)
+                        .resourceVersion(resourceVersion).generation(1L))
+                .spec(new V1DeploymentSpec().replicas(replicas).selector(new V1LabelSelector())
+                        .template(new V1PodTemplateSpec()));
+    }
+
+    private static V1ConfigMap child(String name, String ownerUid, boolean controller) {
+        return new V1ConfigMap().apiVersion("v1").kind("ConfigMap").metadata(new V1ObjectMeta().namespace("ops").name(name)
+                .uid("uid-" + name).resourceVersion("1").ownerReferences(new ArrayList<>(List.of(new V1OwnerReference()
+                        .apiVersion("apps/v1").kind("Deployment").name("web").uid(ownerUid).controller(controller)))));
+    }
+
+    private void awaitOutcomes(int count) throws InterruptedException {
+        await(() -> outcomes.size() >= count, count + " pass(es)");
+        assertEquals(count, outcomes.size(), "passes: " + outcomes);
+    }
+
+    /** Waits (bounded by real time) for what other threads do; the test's clock decides nothing here. */
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("Not within " + WAIT.toSeconds() + " s: " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.mooring.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.EventType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class EventRecorderTest {
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000_000L);
+    private final EventRecorder recorder = new EventRecorder(null, "mooring/test", "default", Duration.ofSeconds(60), 3,
+            now::get, Instant::now);
+
+    private void advance(Duration d) {
+        now.addAndGet(d.toNanos());
+    }
+
+    private boolean admit(String uid, String reason) {
+        return recorder.admit("ns", uid, EventType.NORMAL, reason, reason);
+    }
+
+    @Test
+    void aRepeatedReasonIsSuppressedForTheIntervalWhateverTheMessage() {
+        assertTrue(admit("u1", "Created"));
+        assertFalse(admit("u1", "Created"));
+        assertTrue(admit("u1", "Updated"), "another reason is another key");
+        assertTrue(admit("u2", "Created"), "another object is another key");
+        advance(Duration.ofSeconds(59));
+        assertFalse(admit("u1", "Created"));
+        advance(Duration.ofSeconds(1));
+        assertTrue(admit("u1", "Created"));
+        assertTrue(recorder.admit("ns", "u1", EventType.WARNING, "Created", "Created"), "another type is another key");
+    }
+
+    @Test
+    void rememberedKeysAreBoundedLeastRecentlyUsedFirst() {
+        for (String uid : new String[] {"a", "b", "c", "d"}) {
+            assertTrue(admit(uid, "R"));
+        }
+        assertEquals(3, recorder.rememberedKeys());
+        assertTrue(admit("a", "R"), "the oldest key was forgotten");
+        assertFalse(admit("d", "R"));
+    }
+
+    @Test
+    void aBurstOfTwentyThenFivePerSecond() {
+        EventRecorder unbounded = new EventRecorder(null, "mooring/test", "default", Duration.ofSeconds(60), 100_000,
+                now::get, Instant::now);
+        int admitted = 0;
+        for (int i = 0; i < 50; i++) {
+            if (unbounded.admit("ns", "u" + i, EventType.NORMAL, "R", "R")) {
+                admitted++;
+            }
+        }
+        assertEquals(EventRecorder.BURST, admitted);
+        advance(Duration.ofSeconds(1));
+        admitted = 0;
+        for (int i = 100; i < 150; i++) {
+            if (unbounded.admit("ns", "u" + i, EventType.NORMAL, "R", "R")) {
+                admitted++;
+            }
+        }
+        assertEquals(5, admitted);
+    }
+
+    @Test
+    void invalidReasonsAndActionsAreProgrammerErrors() {
+        assertThrows(IllegalArgumentException.class, () -> EventRecorder.validate(EventType.NORMAL, "not valid", "a"));
+        assertThrows(IllegalArgumentException.class, () -> EventRecorder.validate(EventType.NORMAL, "Valid", ""));
+        EventRecorder.validate(EventType.WARNING, "Valid_Reason2", "Reconcile");
+    }
+}

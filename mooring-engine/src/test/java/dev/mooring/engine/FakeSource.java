@@ -1,0 +1,103 @@
+package dev.mooring.engine;
+
+import dev.mooring.api.ObjectKey;
+import dev.mooring.engine.kube.Models;
+import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.source.EventSource;
+import dev.mooring.engine.source.InformerListener;
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * An event source whose changes a test makes: each call stores the object and tells the
+ * listeners at once, on the test's thread, as an informer tells them on its own.
+ */
+final class FakeSource<T extends KubernetesObject> implements EventSource<T> {
+
+    private final ResourceType<T> type;
+    private final Map<ObjectKey, T> store = new ConcurrentHashMap<>();
+    private final List<InformerListener<T>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Throwable>> failureListeners = new CopyOnWriteArrayList<>();
+    private volatile Throwable failure;
+
+    FakeSource(ResourceType<T> type) {
+        this.type = type;
+    }
+
+    /** The object appears (the initial list, or a watch's ADDED). */
+    void add(T object) {
+        store.put(ObjectKey.of(object), object);
+        listeners.forEach(listener -> listener.onAdd(object));
+    }
+
+    /** The object changes to {@code object} (same key); the stored one is its old state. */
+    void update(T object) {
+        T old = store.put(ObjectKey.of(object), object);
+        listeners.forEach(listener -> listener.onUpdate(old, object));
+    }
+
+    /** The object is gone. */
+    void delete(T object) {
+        T old = store.remove(ObjectKey.of(object));
+        listeners.forEach(listener -> listener.onDelete(old == null ? object : old));
+    }
+
+    /** A fatal failure, as an informer reports a 403. */
+    void failWith(Throwable cause) {
+        failure = cause;
+        failureListeners.forEach(listener -> listener.accept(cause));
+    }
+
+    @Override
+    public ResourceType<T> type() {
+        return type;
+    }
+
+    @Override
+    public void addListener(InformerListener<T> listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void onFailure(Consumer<Throwable> listener) {
+        failureListeners.add(listener);
+    }
+
+    @Override
+    public Optional<T> get(ObjectKey key) {
+        return cached(key).map(Models::copy);
+    }
+
+    @Override
+    public Optional<T> cached(ObjectKey key) {
+        return Optional.ofNullable(store.get(key));
+    }
+
+    @Override
+    public List<T> list() {
+        List<T> copies = new ArrayList<>();
+        store.values().forEach(object -> copies.add(Models.copy(object)));
+        return copies;
+    }
+
+    @Override
+    public boolean hasSynced() {
+        return failure == null;
+    }
+
+    @Override
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    @Override
+    public String describe() {
+        return type.kind() + " (fake)";
+    }
+}

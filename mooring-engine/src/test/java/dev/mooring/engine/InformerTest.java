@@ -1,0 +1,211 @@
+package dev.mooring.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.ObjectKey;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.source.InformerListener;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The informer's list-and-watch protocol over an API client whose answers come from an
+ * interceptor (scripted lists and watch streams): where it lists from, where each watch resumes,
+ * bookmarks, and the relist after an expired history. What the API server decides about
+ * versions is ElectionIT's and EngineRecoveryIT's, on the real one.
+ */
+class InformerTest {
+
+    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
+            V1ConfigMap.class);
+
+    private final ScriptedApi api = new ScriptedApi();
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+    private Informer<V1ConfigMap> informer;
+    private Thread loop;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (informer != null) {
+            informer.stop();
+            loop.join(5000);
+        }
+    }
+
+    private void start() throws InterruptedException {
+        ApiClient client = new ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
+        KubeHttp http = new KubeHttp(client);
+        informer = new Informer<>(http, http, CONFIG_MAPS, "ops", null, Duration.ofSeconds(1));
+        informer.addListener(new InformerListener<>() {
+            @Override
+            public void onAdd(V1ConfigMap object) {
+                seen.add("add " + object.getMetadata().getName());
+            }
+
+            @Override
+            public void onUpdate(V1ConfigMap oldObject, V1ConfigMap newObject) {
+                seen.add("update " + newObject.getMetadata().getName());
+            }
+
+            @Override
+            public void onDelete(V1ConfigMap object) {
+                seen.add("delete " + object.getMetadata().getName());
+            }
+        });
+        loop = new Thread(informer::run, "informer-under-test");
+        loop.start();
+        assertTrue(informer.awaitSynced(Duration.ofSeconds(5)), "the initial list");
+    }
+
+    @Test
+    void theFirstListComesFromTheWatchCacheAndEachWatchResumesWhereTheLastEventOrBookmarkLeft() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.watches.add(List.of(event("ADDED", configMap("b", "11")), bookmark("20")));
+        start();
+        awaitQueries(3);
+        assertEquals("GET /api/v1/namespaces/ops/configmaps limit=500 resourceVersion=0", api.queries.get(0),
+                "the initial list, from the watch cache");
+        assertTrue(api.queries.get(1).contains("resourceVersion=10") && api.queries.get(1).contains("watch=true"), api.queries.toString());
+        assertTrue(api.queries.get(2).contains("resourceVersion=20"), "resumed from the bookmark: " + api.queries);
+        assertEquals(List.of("add a", "add b"), seen);
+        assertTrue(informer.get(new ObjectKey("ops", "b")).isPresent());
+        assertEquals(1, informer.listCount());
+    }
+
+    @Test
+    void anExpiredHistoryRelistsConsistentlyAndReportsWhatWentMeanwhile() throws Exception {
+        api.lists.add(list("10", configMap("a", "5"), configMap("b", "6")));
+        api.lists.add(list("30", configMap("a", "25")));
+        api.watches.add(List.of("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"code\":410,"
+                + "\"reason\":\"Expired\",\"message\":\"too old resource version\"}}"));
+        start();
+        awaitQueries(4);
+        assertEquals("GET /api/v1/namespaces/ops/configmaps limit=500", api.queries.get(2), "the relist reads consistently, in pages");
+        assertTrue(api.queries.get(3).contains("resourceVersion=30"), api.queries.toString());
+        // within one list the order of the objects is not defined: the first list's adds, then the relist's changes
+        assertEquals(4, seen.size(), seen.toString());
+        assertEquals(java.util.Set.of("add a", "add b"), java.util.Set.copyOf(seen.subList(0, 2)));
+        assertEquals(java.util.Set.of("update a", "delete b"), java.util.Set.copyOf(seen.subList(2, 4)));
+        assertFalse(informer.get(new ObjectKey("ops", "b")).isPresent());
+        assertEquals(2, informer.listCount());
+    }
+
+    /**
+     * A watch that stays silent until its read times out, while the API server answers a
+     * one-object list: a quiet kind. The watch is resumed from the same resourceVersion, with no
+     * relist and no event.
+     */
+    @Test
+    void aSilentWatchOfAQuietKindIsResumedWhereItWasWithoutARelist() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.silentWatches = 1;
+        start();
+        awaitQueries(4);
+        assertTrue(api.queries.get(1).contains("watch=true") && api.queries.get(1).contains("resourceVersion=10"), api.queries.toString());
+        assertEquals("GET /api/v1/namespaces/ops/configmaps limit=1", api.queries.get(2), "the check that the server answers");
+        assertTrue(api.queries.get(3).contains("watch=true") && api.queries.get(3).contains("resourceVersion=10"),
+                "resumed from where it was: " + api.queries);
+        assertEquals(1, informer.listCount(), "no relist");
+        assertEquals(1, informer.quietWatches());
+        assertEquals(List.of("add a"), seen);
+    }
+
+    private void awaitQueries(int count) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (api.queries.size() < count && System.nanoTime() < end) {
+            Thread.sleep(20);
+        }
+        assertTrue(api.queries.size() >= count, "requests: " + api.queries);
+    }
+
+    private static String configMap(String name, String version) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ops\","
+                + "\"resourceVersion\":\"" + version + "\",\"uid\":\"uid-" + name + "\"}}";
+    }
+
+    private static String list(String version, String... items) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":{\"resourceVersion\":\"" + version + "\"},\"items\":["
+                + String.join(",", items) + "]}";
+    }
+
+    private static String event(String type, String object) {
+        return "{\"type\":\"" + type + "\",\"object\":" + object + "}";
+    }
+
+    private static String bookmark(String version) {
+        return event("BOOKMARK", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"resourceVersion\":\"" + version + "\"}}");
+    }
+
+    /** Lists and watch streams in the order given; once they are used up, every watch is a quiet one that ends. */
+    private static final class ScriptedApi {
+        final Deque<String> lists = new ArrayDeque<>();
+        final Deque<List<String>> watches = new ArrayDeque<>();
+        final List<String> queries = new CopyOnWriteArrayList<>();
+        /** How many watches answer with a stream whose read times out (a silent connection). */
+        int silentWatches;
+
+        synchronized Response answer(Request request) throws java.io.IOException {
+            boolean watch = "true".equals(request.url().queryParameter("watch"));
+            StringBuilder query = new StringBuilder(request.method() + " " + request.url().encodedPath());
+            request.url().queryParameterNames().stream().sorted()
+                    .filter(name -> watch || !name.equals("timeoutSeconds"))
+                    .forEach(name -> query.append(' ').append(name).append('=').append(request.url().queryParameter(name)));
+            queries.add(query.toString());
+            if (!watch) {
+                String body = lists.isEmpty() ? list("99") : lists.poll();
+                return respond(request, body);
+            }
+            if (silentWatches > 0) {
+                silentWatches--;
+                return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(200).message("scripted")
+                        .body(ResponseBody.create(okio.Okio.buffer(new okio.Source() {
+                            @Override
+                            public long read(okio.Buffer sink, long byteCount) throws java.io.IOException {
+                                throw new java.net.SocketTimeoutException("timeout");
+                            }
+
+                            @Override
+                            public okio.Timeout timeout() {
+                                return okio.Timeout.NONE;
+                            }
+
+                            @Override
+                            public void close() {
+                            }
+                        }), MediaType.get("application/json"), -1)).build();
+            }
+            List<String> events = watches.poll();
+            if (events == null) {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return respond(request, "");
+            }
+            return respond(request, String.join("\n", events) + "\n");
+        }
+
+        private static Response respond(Request request, String body) {
+            return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(200).message("scripted")
+                    .body(ResponseBody.create(body, MediaType.get("application/json"))).build();
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package dev.mooring.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.KubeHttp;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The elector's decisions, one attempt at a time, on a fake clock, over an API client whose
+ * answers come from an interceptor: a scripted Lease (what the API server decides about it is
+ * left to ElectionIT on the real one).
+ */
+class LeaderElectorTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(15);
+    private static final Duration RENEW = Duration.ofSeconds(10);
+    private static final Duration RETRY = Duration.ofSeconds(2);
+    private static final String PATH = "/apis/coordination.k8s.io/v1/namespaces/ops/leases/election";
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final ScriptedLease api = new ScriptedLease();
+    private final List<LogRecord> logged = new ArrayList<>();
+    private final Logger logger = Logger.getLogger(LeaderElector.class.getName());
+    private final Handler handler = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            logged.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @BeforeEach
+    void listen() {
+        logger.addHandler(handler);
+        logger.setLevel(Level.ALL);
+    }
+
+    @AfterEach
+    void stopListening() {
+        logger.removeHandler(handler);
+        logger.setLevel(null);
+    }
+
+    private LeaderElector elector(String identity) {
+        ApiClient client = new ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
+        return new LeaderElector(new KubeHttp(client), new LeaderElector.Settings("election", "ops", identity, LEASE, RENEW, RETRY),
+                now::get);
+    }
+
+    private void advance(Duration by) {
+        now.addAndGet(by.toNanos());
+    }
+
+    @Test
+    void withoutALeaseTheFirstAttemptCreatesOneHeldByThisReplica() {
+        LeaderElector a = elector("a");
+        assertFalse(a.connected(), "no contact before the first answer");
+        assertTrue(a.attempt());
+        assertEquals("a", api.holder());
+        assertEquals(List.of("GET", "POST"), api.methods);
+        assertTrue(a.connected());
+    }
+
+    @Test
+    void aHeldLeaseIsTakenOverOnlyAfterItsRecordStayedUnchangedForItsDuration() {
+        api.store("b", 15, 3);
+        LeaderElector a = elector("a");
+        assertFalse(a.attempt(), "a live holder's Lease is not taken");
+        advance(LEASE.minusSeconds(1));
+        assertFalse(a.attempt(), "not before the advertised duration has passed on this replica's clock");
+        api.renewedBy("b"); // the holder renews: the record changes, the wait starts again
+        advance(Duration.ofSeconds(2));
+        assertFalse(a.attempt());
+        advance(LEASE);
+        assertTrue(a.attempt(), "an unchanged record for the lease duration: the holder is gone");
+        assertEquals("a", api.holder());
+        assertEquals(4, api.transitions(), "a takeover counts a transition");
+    }
+
+    @Test
+    void aStandbyIsInContactWhileAnswersComeAndLosesItAfterALeaseDurationWithout() {
+        api.store("b", 15, 0);
+        LeaderElector a = elector("a");
+        a.attempt();
+        assertTrue(a.connected());
+        api.failWith(500);
+        advance(LEASE.minusSeconds(1));
+        assertFalse(a.attempt());
+        assertTrue(a.connected(), "within a lease duration of the last answer");
+        advance(Duration.ofSeconds(2));
+        assertFalse(a.attempt());
+        assertFalse(a.connected(), "no answer for a lease duration");
+    }
+
+    @Test
+    void aRunOfFailedRequestsIsOneWarningAndTheRecoveryIsSaid() {
+        api.store("b", 15, 0);
+        LeaderElector a = elector("a");
+        api.failWith(503);
+        for (int i = 0; i < 4; i++) {
+            assertFalse(a.attempt());
+            advance(RETRY);
+        }
+        assertEquals(1, logged.stream().filter(record -> record.getLevel() == Level.WARNING).count(), messages());
+        assertEquals(3, logged.stream().filter(record -> record.getLevel() == Level.FINE).count(), messages());
+        api.failWith(0);
+        a.attempt();
+        assertTrue(logged.stream().anyMatch(record -> record.getLevel() == Level.INFO
+                && record.getMessage().contains("answered again after 4 failures")), messages());
+    }
+
+    @Test
+    void aForbiddenRequestIsFatalAtOnce() {
+        api.failWith(403);
+        KubernetesException refused = assertThrows(KubernetesException.class, () -> elector("a").attempt());
+        assertEquals(403, refused.code());
+    }
+
+    @Test
+    void aConflictIsNotFatal() {
+        api.store("b", 15, 0);
+        LeaderElector a = elector("a");
+        a.attempt();
+        advance(LEASE.plusSeconds(1));
+        api.conflictOnWrite = true;
+        assertFalse(a.attempt(), "someone else wrote first");
+        assertEquals("b", api.holder());
+    }
+
+    private String messages() {
+        return logged.stream().map(record -> record.getLevel() + " " + record.getMessage()).toList().toString();
+    }
+
+    /** One Lease as the API server would keep it, with a resourceVersion per write; or scripted failures. */
+    private static final class ScriptedLease {
+        final List<String> methods = new ArrayList<>();
+        JsonObject lease;
+        int version;
+        int failure;
+        boolean conflictOnWrite;
+
+        void store(String holder, int seconds, int transitions) {
+            lease = JsonParser.parseString("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\",\"metadata\":{\"name\":"
+                    + "\"election\",\"namespace\":\"ops\",\"uid\":\"u1\"},\"spec\":{\"holderIdentity\":\"" + holder + "\","
+                    + "\"leaseDurationSeconds\":" + seconds + ",\"renewTime\":\"2026-12-01T00:00:00.000000Z\",\"leaseTransitions\":"
+                    + transitions + "}}").getAsJsonObject();
+            bump();
+        }
+
+        void renewedBy(String holder) {
+            lease.getAsJsonObject("spec").addProperty("holderIdentity", holder);
+            lease.getAsJsonObject("spec").addProperty("renewTime", "2026-12-01T00:00:0" + version + ".000000Z");
+            bump();
+        }
+
+        void failWith(int code) {
+            failure = code;
+        }
+
+        String holder() {
+            return lease.getAsJsonObject("spec").get("holderIdentity").getAsString();
+        }
+
+        long transitions() {
+            return lease.getAsJsonObject("spec").get("leaseTransitions").getAsLong();
+        }
+
+        private void bump() {
+            version++;
+            lease.getAsJsonObject("metadata").addProperty("resourceVersion", Integer.toString(version));
+        }
+
+        Response answer(Request request) throws java.io.IOException {
+            methods.add(request.method());
+            if (failure != 0) {
+                return respond(request, failure, "{\"kind\":\"Status\",\"code\":" + failure + ",\"message\":\"scripted\"}");
+            }
+            String path = request.url().encodedPath();
+            if (request.method().equals("GET") && path.equals(PATH)) {
+                return lease == null ? respond(request, 404, "{\"kind\":\"Status\",\"code\":404,\"reason\":\"NotFound\"}")
+                        : respond(request, 200, lease.toString());
+            }
+            okio.Buffer buffer = new okio.Buffer();
+            request.body().writeTo(buffer);
+            JsonObject written = JsonParser.parseString(buffer.readUtf8()).getAsJsonObject();
+            if (conflictOnWrite) {
+                return respond(request, 409, "{\"kind\":\"Status\",\"code\":409,\"reason\":\"Conflict\"}");
+            }
+            if (request.method().equals("POST")) {
+                written.getAsJsonObject("metadata").addProperty("uid", "u1");
+            }
+            lease = written;
+            bump();
+            return respond(request, request.method().equals("POST") ? 201 : 200, lease.toString());
+        }
+
+        private static Response respond(Request request, int code, String body) {
+            return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(code).message("scripted")
+                    .body(ResponseBody.create(body, MediaType.get("application/json"))).build();
+        }
+    }
+}

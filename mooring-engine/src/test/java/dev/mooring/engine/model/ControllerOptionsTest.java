@@ -1,0 +1,180 @@
+package dev.mooring.engine.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.Controller;
+import dev.mooring.api.ObjectKey;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ControllerOptionsTest {
+
+    @Controller
+    static class Defaults {
+    }
+
+    @Controller(name = "mirror", namespace = "apps", labelSelector = "a=b", workers = 3, owns = V1Secret.class,
+            resync = "5m", syncTimeout = "45s", shutdownTimeout = "500ms", reconcileTimeout = "PT2M", statusEvents = true)
+    static class Everything {
+    }
+
+    @Controller(workers = 0)
+    static class NoWorkers {
+    }
+
+    @Controller(allNamespaces = true, namespace = "apps")
+    static class BothScopes {
+    }
+
+    @Controller(resync = "soon")
+    static class BadResync {
+    }
+
+    private static ControllerDefinition resolve(Class<?> bean, Map<String, String> properties) {
+        return ControllerOptions.resolve(bean, bean.getAnnotation(Controller.class), V1ConfigMap.class,
+                key -> Optional.ofNullable(properties.get(key)));
+    }
+
+    @Test
+    void annotationDefaultsAreTheReferenceDefaults() {
+        ControllerDefinition definition = resolve(Defaults.class, Map.of());
+        assertEquals("configmap", definition.name());
+        assertEquals("", definition.namespace(), "empty means the operator's namespace");
+        assertNull(definition.labelSelector());
+        assertEquals(16, definition.workers(), "Mooring's choice from measurements (README); the reference has 1");
+        assertEquals(Duration.ofSeconds(300), definition.resync());
+        assertEquals(Duration.ofSeconds(30), definition.syncTimeout());
+        assertEquals(Duration.ofSeconds(10), definition.shutdownTimeout());
+        assertNull(definition.reconcileTimeout());
+        assertEquals(false, definition.statusEvents());
+        assertEquals("kube-system", definition.namespaceOr("kube-system"));
+    }
+
+    @Test
+    void everyAttributeIsRead() {
+        ControllerDefinition definition = resolve(Everything.class, Map.of());
+        assertEquals("mirror", definition.name());
+        assertEquals("apps", definition.namespace());
+        assertEquals("a=b", definition.labelSelector());
+        assertEquals(3, definition.workers());
+        assertEquals(List.of(V1Secret.class), definition.owns());
+        assertEquals(Duration.ofMinutes(5), definition.resync());
+        assertEquals(Duration.ofSeconds(45), definition.syncTimeout());
+        assertEquals(Duration.ofMillis(500), definition.shutdownTimeout());
+        assertEquals(Duration.ofMinutes(2), definition.reconcileTimeout());
+        assertTrue(definition.statusEvents());
+    }
+
+    @Test
+    void configPropertiesBeatTheAnnotation() {
+        ControllerDefinition definition = resolve(Everything.class, Map.of(
+                "mooring.controller.mirror.workers", "7",
+                "mooring.controller.mirror.namespace", "",
+                "mooring.controller.mirror.all-namespaces", "true",
+                "mooring.controller.mirror.label-selector", "tier=web",
+                "mooring.controller.mirror.resync", "90",
+                "mooring.controller.mirror.reconcile-timeout", "",
+                "mooring.controller.mirror.status-events", "false"));
+        assertEquals(7, definition.workers());
+        assertNull(definition.namespace(), "all namespaces");
+        assertEquals("tier=web", definition.labelSelector());
+        assertEquals(Duration.ofSeconds(90), definition.resync());
+        assertNull(definition.reconcileTimeout(), "an empty property removes the timeout");
+        assertEquals(false, definition.statusEvents());
+    }
+
+    @Test
+    void invalidValuesNameTheirSource() {
+        assertMessage("@Controller(workers) on " + NoWorkers.class.getName() + " must be at least 1",
+                () -> resolve(NoWorkers.class, Map.of()));
+        assertMessage("mooring.controller.configmap.workers must be a whole number of at least 1, got 'many'",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.workers", "many")));
+        assertMessage("mooring.controller.configmap.workers must be at least 1, got -2",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.workers", "-2")));
+        assertMessage("set either namespace ('apps') or all-namespaces", () -> resolve(BothScopes.class, Map.of()));
+        assertMessage("@Controller(resync) on " + BadResync.class.getName() + " must be a duration",
+                () -> resolve(BadResync.class, Map.of()));
+        assertMessage("mooring.controller.configmap.sync-timeout must be greater than zero",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.sync-timeout", "0s")));
+        assertMessage("mooring.controller.configmap.status-events must be true or false, got 'yes'",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.status-events", "yes")));
+    }
+
+    @Controller(finalizer = "example.com/cleanup")
+    static class WithFinalizer {
+    }
+
+    @Controller(finalizer = "cleanup")
+    static class UnqualifiedFinalizer {
+    }
+
+    @Test
+    void aFinalizerGoesWithCleanupAndIsQualified() {
+        ControllerDefinition cleaning = ControllerOptions.resolve(WithFinalizer.class,
+                WithFinalizer.class.getAnnotation(Controller.class), V1ConfigMap.class, true, key -> Optional.empty());
+        assertEquals("example.com/cleanup", cleaning.finalizer());
+        assertNull(resolve(Defaults.class, Map.of()).finalizer());
+        assertMessage("is required because the reconciler implements Cleanup", () -> ControllerOptions.resolve(Defaults.class,
+                Defaults.class.getAnnotation(Controller.class), V1ConfigMap.class, true, key -> Optional.empty()));
+        assertMessage("the reconciler does not implement Cleanup", () -> resolve(WithFinalizer.class, Map.of()));
+        assertMessage("must be a qualified name such as example.com/cleanup, got 'cleanup'",
+                () -> ControllerOptions.resolve(UnqualifiedFinalizer.class, UnqualifiedFinalizer.class.getAnnotation(Controller.class),
+                        V1ConfigMap.class, true, key -> Optional.empty()));
+    }
+
+    @Test
+    void durationsAcceptUnitsAndIso() {
+        assertEquals(Duration.ofMillis(1500), Durations.parse("x", "1.5"));
+        assertEquals(Duration.ofMillis(250), Durations.parse("x", "250ms"));
+        assertEquals(Duration.ofHours(1), Durations.parse("x", "1h"));
+        assertEquals(Duration.ofSeconds(30), Durations.parse("x", "PT30S"));
+        assertMessage("x must be a duration", () -> Durations.parse("x", "-1s"));
+    }
+
+    static class Mappers {
+        Set<ObjectKey> good(V1Secret secret) {
+            return Set.of();
+        }
+
+        List<String> wrongResult(V1Secret secret) {
+            return List.of();
+        }
+
+        Set<ObjectKey> twoParameters(V1Secret secret, String other) {
+            return Set.of();
+        }
+
+        Set<ObjectKey> notAModel(String text) {
+            return Set.of();
+        }
+    }
+
+    @Test
+    void watchMethodSignaturesAreChecked() throws NoSuchMethodException {
+        assertEquals(V1Secret.class, ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("good", V1Secret.class)));
+        assertMessage("must return a Collection<ObjectKey>",
+                () -> ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("wrongResult", V1Secret.class)));
+        assertMessage("must take exactly one parameter", () -> ControllerOptions.watchedKind(
+                Mappers.class.getDeclaredMethod("twoParameters", V1Secret.class, String.class)));
+        assertMessage("must take exactly one parameter",
+                () -> ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("notAModel", String.class)));
+    }
+
+    private interface Call {
+        Object run() throws Exception;
+    }
+
+    private static void assertMessage(String expected, Call call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
+        assertTrue(e.getMessage().contains(expected), "message was: " + e.getMessage());
+    }
+}
