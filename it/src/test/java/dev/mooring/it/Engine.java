@@ -2,7 +2,6 @@ package dev.mooring.it;
 
 import dev.mooring.api.Reconciler;
 import dev.mooring.engine.OperatorRuntime;
-import dev.mooring.engine.RequestScope;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.WatchMapper;
@@ -36,8 +35,10 @@ final class Engine implements AutoCloseable {
     /** An engine with these retry settings (the server's defaults are 1 s and 60 s). */
     Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries, String operatorNamespace,
             OperatorRuntime.Retry retry) {
-        runtime = new OperatorRuntime(new KubeHttp(requests), new KubeHttp(watches), entries, executor, scheduler,
-                RequestScope.NONE, retry, dev.mooring.engine.PassObserver.NONE, operatorNamespace);
+        dev.mooring.engine.Engine.Builder engine = dev.mooring.engine.Engine.builder(new KubeHttp(requests), new KubeHttp(watches))
+                .threads(executor, scheduler).retry(retry).operatorNamespace(operatorNamespace);
+        entries.forEach(entry -> engine.controller(entry.definition(), entry.reconciler()));
+        runtime = engine.build();
         runtime.start();
     }
 

@@ -3,20 +3,19 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.api.Cache;
-import dev.mooring.api.client.ResourceClient;
 import dev.mooring.engine.Informer;
 import dev.mooring.engine.InformerCache;
 import dev.mooring.engine.InformerPool;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.RequestScope;
 import dev.mooring.engine.StagePipeline;
+import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
-import dev.mooring.engine.admission.AdmissionReads;
 import dev.mooring.engine.admission.AdmissionRoutes;
+import dev.mooring.engine.admission.BoundRoute;
+import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.LiveResourceClient;
-import dev.mooring.engine.kube.ResourceTypes;
 import dev.mooring.engine.model.ControllerOptions;
 import dev.mooring.engine.model.StagePlan;
 import dev.mooring.examples.admission.DatabasePolicy;
@@ -27,7 +26,6 @@ import dev.mooring.examples.snippets.Widget;
 import dev.mooring.examples.snippets.WidgetController;
 import dev.mooring.it.widget.WidgetCrd;
 import dev.mooring.manifests.Rbac;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.util.Config;
@@ -150,7 +148,7 @@ class RbacGenerationIT {
     }
 
     /**
-     * The README's WidgetController (a staged controller that ensures, applies and prunes
+     * The user guide's WidgetController (a staged controller that ensures, applies and prunes
      * children, writes status and Events) brings a Widget to Ready.
      */
     private static void widget(Run run) throws Exception {
@@ -236,7 +234,7 @@ class RbacGenerationIT {
                 http.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\""
                         + PodPolicy.FROZEN + "\":\"" + (name.equals(frozen)) + "\"}}}", "application/json");
             }
-            ResourceTypes types = new ResourceTypes(new KubeHttp(run.operator));
+            DiscoveredKinds types = new DiscoveredKinds(new KubeHttp(run.operator));
             Informer<V1Namespace> namespaces = pool.acquire(types.resolve(V1Namespace.class), null, null, Duration.ofMinutes(10));
             pool.start(namespaces, executor, scheduler);
             if (!run.awaitOrRefused(() -> namespaces.hasSynced()
@@ -244,25 +242,11 @@ class RbacGenerationIT {
                 return;
             }
             PodPolicy policy = new PodPolicy();
-            AdmissionDispatcher dispatcher = new AdmissionDispatcher(AdmissionRoutes.of(PodPolicy.class), (route, request) -> {
-                route.method().setAccessible(true);
-                try {
-                    return route.method().invoke(policy, request);
-                } catch (java.lang.reflect.InvocationTargetException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-            }, executor, new AdmissionReads() {
-                @Override
-                @SuppressWarnings("unchecked")
-                public <K extends KubernetesObject> Cache<K> cached(Class<?> beanClass, Class<K> kind) {
-                    return (Cache<K>) new InformerCache<>(namespaces);
-                }
-
-                @Override
-                public ResourceClient client(String namespace) {
-                    return new LiveResourceClient(new KubeHttp(run.operator), types, namespace);
-                }
-            }, RequestScope.NONE, AdmissionDispatcher.Observer.NONE);
+            AdmissionCaches reads = new AdmissionCaches(namespace -> new LiveResourceClient(new KubeHttp(run.operator), types,
+                    namespace));
+            reads.started(PodPolicy.class, V1Namespace.class, namespaces);
+            AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(PodPolicy.class),
+                    bean -> policy), executor, reads, RequestScope.NONE, AdmissionDispatcher.Observer.NONE);
             String path = dispatcher.routes().keySet().iterator().next();
             // created after the cache synced and read at once: the cache may not have it yet, the live read has
             String late = run.namespace + "-late";

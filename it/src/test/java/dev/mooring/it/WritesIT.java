@@ -10,9 +10,9 @@ import dev.mooring.api.client.KubernetesException;
 import dev.mooring.api.client.PatchOptions;
 import dev.mooring.api.client.ResourceClient;
 import dev.mooring.api.patch.Patches;
+import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.LiveResourceClient;
-import dev.mooring.engine.kube.ResourceTypes;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -44,7 +44,7 @@ class WritesIT {
     void setUp() throws ApiException {
         namespace = Testbed.createNamespace(core, "writes");
         KubeHttp http = new KubeHttp(counter.client());
-        client = new LiveResourceClient(http, new ResourceTypes(http), namespace);
+        client = new LiveResourceClient(http, new DiscoveredKinds(http), namespace);
     }
 
     private V1ConfigMap configMap(String name, Map<String, String> data) throws ApiException {

@@ -2,10 +2,10 @@ package dev.mooring.engine;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
+import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.LiveResourceClient;
 import dev.mooring.engine.kube.ResourceType;
-import dev.mooring.engine.kube.ResourceTypes;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.ControllerStatus;
@@ -49,7 +49,7 @@ public final class OperatorRuntime {
         public static final Retry DEFAULT = new Retry(WorkQueue.DEFAULT_BASE_DELAY, WorkQueue.DEFAULT_MAX_DELAY);
     }
 
-    private final ResourceTypes types;
+    private final DiscoveredKinds types;
     private final KubeHttp requests;
     private final InformerPool pool;
     private final ExecutorService executor;
@@ -63,24 +63,12 @@ public final class OperatorRuntime {
     private final AtomicBoolean failed = new AtomicBoolean();
     private volatile Future<?> startup;
 
-    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
-            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry) {
-        this(requests, watches, entries, executor, scheduler, requestScope, retry, PassObserver.NONE);
-    }
-
-    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
-            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer) {
-        this(requests, watches, entries, executor, scheduler, requestScope, retry, observer, "default");
-    }
-
-    /**
-     * @param operatorNamespace the operator's namespace, where Events about cluster-scoped objects go
-     */
-    public OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
+    /** Built by {@link Engine#builder}; see there for the parts. */
+    OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
             ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer,
             String operatorNamespace) {
         this.requests = requests;
-        this.types = new ResourceTypes(requests);
+        this.types = new DiscoveredKinds(requests);
         this.pool = new InformerPool(requests, watches, retry.maxDelay(), observer::informerCreated);
         this.executor = executor;
         this.scheduler = scheduler;

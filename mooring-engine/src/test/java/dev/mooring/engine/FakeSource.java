@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * An event source whose changes a test makes: each call stores the object and tells the
  * listeners at once, on the test's thread, as an informer tells them on its own.
  */
-final class FakeSource<T extends KubernetesObject> implements EventSource<T> {
+public final class FakeSource<T extends KubernetesObject> implements EventSource<T> {
 
     private final ResourceType<T> type;
     private final Map<ObjectKey, T> store = new ConcurrentHashMap<>();
@@ -26,12 +26,12 @@ final class FakeSource<T extends KubernetesObject> implements EventSource<T> {
     private final List<Consumer<Throwable>> failureListeners = new CopyOnWriteArrayList<>();
     private volatile Throwable failure;
 
-    FakeSource(ResourceType<T> type) {
+    public FakeSource(ResourceType<T> type) {
         this.type = type;
     }
 
     /** The object appears (the initial list, or a watch's ADDED). */
-    void add(T object) {
+    public void add(T object) {
         store.put(ObjectKey.of(object), object);
         listeners.forEach(listener -> listener.onAdd(object));
     }
@@ -49,7 +49,7 @@ final class FakeSource<T extends KubernetesObject> implements EventSource<T> {
     }
 
     /** A fatal failure, as an informer reports a 403. */
-    void failWith(Throwable cause) {
+    public void failWith(Throwable cause) {
         failure = cause;
         failureListeners.forEach(listener -> listener.accept(cause));
     }

@@ -1,9 +1,9 @@
 package dev.mooring.test;
 
 import dev.mooring.api.client.ResourceClient;
+import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.LiveResourceClient;
-import dev.mooring.engine.kube.ResourceTypes;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.Config;
 import java.io.IOException;
@@ -23,11 +23,11 @@ import java.util.function.Predicate;
 public final class MooringCluster {
 
     private final KubeHttp http;
-    private final ResourceTypes types;
+    private final DiscoveredKinds types;
 
     MooringCluster(KubeHttp http) {
         this.http = http;
-        this.types = new ResourceTypes(http);
+        this.types = new DiscoveredKinds(http);
     }
 
     /**

@@ -7,15 +7,12 @@ import dev.mooring.api.Reconciler;
 import dev.mooring.api.Staged;
 import dev.mooring.api.Watch;
 import dev.mooring.api.client.ResourceClient;
+import dev.mooring.engine.Engine;
 import dev.mooring.engine.OperatorRuntime;
-import dev.mooring.engine.PassObserver;
-import dev.mooring.engine.RequestScope;
-import dev.mooring.engine.StagePipeline;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerOptions;
 import dev.mooring.engine.model.StagePlan;
-import dev.mooring.engine.model.WatchMapper;
 import dev.mooring.manifests.Crds;
 import dev.mooring.manifests.Installer;
 import io.kubernetes.client.common.KubernetesObject;
@@ -94,7 +91,9 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         api = Config.fromConfig(server.kubeconfig().toString());
         KubeHttp http = new KubeHttp(api);
         namespace = "test-" + UUID.randomUUID().toString().substring(0, 8);
-        List<OperatorRuntime.Entry> entries = new ArrayList<>();
+        Engine.Builder engine = Engine.builder(http,
+                new KubeHttp(Config.fromConfig(server.kubeconfig().toString()).setReadTimeout(120_000)))
+                .retry(new OperatorRuntime.Retry(Duration.ofMillis(100), Duration.ofSeconds(5))).operatorNamespace(namespace);
         Set<Class<?>> customResources = new LinkedHashSet<>();
         for (Object controller : controllers) {
             ControllerDefinition definition = ControllerOptions.offline(controller.getClass(), namespace).orElseThrow();
@@ -103,15 +102,14 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
                     customResources.add(kind);
                 }
             }
-            List<WatchMapper> watches = new ArrayList<>();
+            List<Method> watches = new ArrayList<>();
             for (Method method : controller.getClass().getDeclaredMethods()) {
                 if (method.isAnnotationPresent(Watch.class)) {
-                    watches.add(WatchMapper.of(controller, method));
+                    watches.add(method);
                 }
             }
-            Object reconciler = controller instanceof Staged<?>
-                    ? new StagePipeline<>(StagePlan.of(controller.getClass(), definition.kind()), controller) : controller;
-            entries.add(new OperatorRuntime.Entry(definition.withWatches(watches), (Reconciler<?>) reconciler));
+            engine.controller(definition, controller,
+                    controller instanceof Staged<?> ? StagePlan.of(controller.getClass(), definition.kind()) : null, watches);
         }
         List<JsonObject> crds = new ArrayList<>();
         for (jakarta.json.JsonObject crd : Crds.of(new ArrayList<>(customResources))) {
@@ -123,9 +121,7 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         client = cluster.client(namespace);
         executor = Executors.newCachedThreadPool();
         scheduler = Executors.newScheduledThreadPool(2);
-        runtime = new OperatorRuntime(http, new KubeHttp(Config.fromConfig(server.kubeconfig().toString()).setReadTimeout(120_000)),
-                entries, executor, scheduler, RequestScope.NONE, new OperatorRuntime.Retry(Duration.ofMillis(100), Duration.ofSeconds(5)),
-                PassObserver.NONE, namespace);
+        runtime = engine.threads(executor, scheduler).build();
         runtime.start();
         MooringCluster.await("the controllers ready (failures: " + runtime.failures() + ")", Duration.ofSeconds(60),
                 () -> runtime.ready() || !runtime.healthy());

@@ -5,6 +5,8 @@ import dev.mooring.api.admission.AdmissionRequest;
 import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.UserInfo;
 import dev.mooring.api.client.ResourceClient;
+import dev.mooring.engine.admission.AdmissionReads;
+import dev.mooring.engine.admission.TypedAdmissionRequest;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,11 +34,12 @@ public final class TestAdmissionRequest<T extends KubernetesObject> implements A
     private final T object;
     private final T oldObject;
     private final String uid = UUID.randomUUID().toString();
-    private final List<String> warnings = new ArrayList<>();
     private final Map<Class<?>, List<KubernetesObject>> cached = new HashMap<>();
     private UserInfo userInfo = new UserInfo("test-user", "", List.of("system:authenticated"), Map.of());
     private String subresource = "";
     private boolean dryRun;
+    /** The runtime's request for the settings so far; made anew by each {@code with...}. */
+    private TypedAdmissionRequest<T> request;
 
     private TestAdmissionRequest(Operation operation, T object, T oldObject) {
         this.operation = operation;
@@ -66,19 +69,19 @@ public final class TestAdmissionRequest<T extends KubernetesObject> implements A
     /** The requesting user. */
     public TestAdmissionRequest<T> withUser(UserInfo user) {
         this.userInfo = Objects.requireNonNull(user, "user");
-        return this;
+        return changed();
     }
 
     /** Marks the request as a dry run. */
     public TestAdmissionRequest<T> withDryRun() {
         this.dryRun = true;
-        return this;
+        return changed();
     }
 
     /** The subresource, such as {@code scale}. */
     public TestAdmissionRequest<T> withSubresource(String subresource) {
         this.subresource = Objects.requireNonNull(subresource, "subresource");
-        return this;
+        return changed();
     }
 
     /** Objects that {@link #cached(Class)} of their kind returns. */
@@ -88,75 +91,83 @@ public final class TestAdmissionRequest<T extends KubernetesObject> implements A
         return this;
     }
 
+    private TestAdmissionRequest<T> changed() {
+        if (request != null && !request.warnings().isEmpty()) {
+            throw new IllegalStateException("set up the request before calling the method: it already has warnings");
+        }
+        request = null;
+        return this;
+    }
+
+    /** The runtime's own request, with name and namespace from the object's metadata. */
+    private TypedAdmissionRequest<T> request() {
+        if (request == null) {
+            var metadata = (object == null ? oldObject : object).getMetadata();
+            request = new TypedAdmissionRequest<>(uid, operation, object, oldObject,
+                    Objects.requireNonNullElse(metadata.getName(), ""), Objects.requireNonNullElse(metadata.getNamespace(), ""),
+                    subresource, dryRun, userInfo, TestAdmissionRequest.class, new InMemoryReads());
+        }
+        return request;
+    }
+
     /** The warnings the method added, in order. */
     public List<String> warnings() {
-        return List.copyOf(warnings);
+        return request().warnings();
     }
 
     @Override
     public String uid() {
-        return uid;
+        return request().uid();
     }
 
     @Override
     public Operation operation() {
-        return operation;
+        return request().operation();
     }
 
     @Override
     public T object() {
-        if (object == null) {
-            throw new IllegalStateException("a DELETE has no object, only oldObject()");
-        }
-        return object;
+        return request().object();
     }
 
     @Override
     public Optional<T> oldObject() {
-        return Optional.ofNullable(oldObject);
+        return request().oldObject();
     }
 
     @Override
     public String name() {
-        return Objects.requireNonNullElse((object == null ? oldObject : object).getMetadata().getName(), "");
+        return request().name();
     }
 
     @Override
     public String namespace() {
-        return Objects.requireNonNullElse((object == null ? oldObject : object).getMetadata().getNamespace(), "");
+        return request().namespace();
     }
 
     @Override
     public String subresource() {
-        return subresource;
+        return request().subresource();
     }
 
     @Override
     public boolean dryRun() {
-        return dryRun;
+        return request().dryRun();
     }
 
     @Override
     public UserInfo userInfo() {
-        return userInfo;
+        return request().userInfo();
     }
 
     @Override
     public void warn(String warning) {
-        if (warning == null || warning.isBlank()) {
-            throw new IllegalArgumentException("a warning must not be blank");
-        }
-        warnings.add(warning);
+        request().warn(warning);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <K extends KubernetesObject> Cache<K> cached(Class<K> kind) {
-        List<KubernetesObject> objects = cached.get(kind);
-        if (objects == null) {
-            throw new IllegalArgumentException("no cached " + kind.getSimpleName() + " in this test request: add them with withCached");
-        }
-        return new ListCache<>((List<K>) (List<?>) objects);
+        return request().cached(kind);
     }
 
     /**
@@ -166,7 +177,32 @@ public final class TestAdmissionRequest<T extends KubernetesObject> implements A
      */
     @Override
     public ResourceClient client() {
-        throw new UnsupportedOperationException("a TestAdmissionRequest has no live client: give the objects a method reads"
-                + " with withCached, or test live reads against an API server");
+        return request().client();
+    }
+
+    @Override
+    public String toString() {
+        return request().toString();
+    }
+
+    /** Reads from the objects given to {@link #withCached}; no live client. */
+    private final class InMemoryReads implements AdmissionReads {
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <K extends KubernetesObject> Cache<K> cached(Class<?> beanClass, Class<K> kind) {
+            List<KubernetesObject> objects = cached.get(kind);
+            if (objects == null) {
+                throw new IllegalArgumentException("no cached " + kind.getSimpleName()
+                        + " in this test request: add them with withCached");
+            }
+            return new ListCache<>((List<K>) (List<?>) objects);
+        }
+
+        @Override
+        public ResourceClient client(String namespace) {
+            throw new UnsupportedOperationException("a TestAdmissionRequest has no live client: give the objects a method"
+                    + " reads with withCached, or test live reads against an API server");
+        }
     }
 }

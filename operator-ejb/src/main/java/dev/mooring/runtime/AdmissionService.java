@@ -1,19 +1,18 @@
 package dev.mooring.runtime;
 
-import dev.mooring.api.Cache;
-import dev.mooring.api.client.ResourceClient;
 import dev.mooring.engine.Informer;
 import dev.mooring.engine.InformerPool;
+import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
-import dev.mooring.engine.admission.AdmissionReads;
 import dev.mooring.engine.admission.AdmissionRoute;
+import dev.mooring.engine.admission.BoundRoute;
 import dev.mooring.engine.admission.ClientTrust;
 import dev.mooring.engine.admission.DecodeBudget;
 import dev.mooring.engine.admission.SelfManagedCertificates;
 import dev.mooring.engine.admission.ServingCertificate;
+import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.LiveResourceClient;
 import dev.mooring.engine.kube.ResourceType;
-import dev.mooring.engine.kube.ResourceTypes;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -27,7 +26,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.io.InputStream;
-import java.lang.reflect.InvocationTargetException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -88,14 +86,17 @@ public class AdmissionService {
 
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
     private final Map<Class<?>, Object> beans = new HashMap<>();
-    private final Map<Class<?>, Map<Class<?>, Informer<?>>> caches = new LinkedHashMap<>();
     private final List<String> problems = new CopyOnWriteArrayList<>();
-    private final Map<Class<?>, String> pendingCaches = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The caches each bean declared, and live clients on the operator's connection: what requests read. */
+    private final AdmissionCaches reads = new AdmissionCaches(namespace -> {
+        KubernetesConnection kubernetes = connection.get();
+        return new LiveResourceClient(kubernetes.requests(), types(kubernetes), namespace);
+    });
     private volatile java.util.concurrent.Future<?> cacheStartup;
     private volatile boolean stopped;
     private volatile AdmissionDispatcher dispatcher;
     private volatile InformerPool pool;
-    private volatile ResourceTypes types;
+    private volatile DiscoveredKinds types;
     private volatile ServingCertificate certificate;
     private volatile SelfManagedCertificates selfManaged;
     private volatile String tlsProblem;
@@ -140,7 +141,7 @@ public class AdmissionService {
             tlsProblem = e.getMessage();
             LOG.severe("Admission webhooks cannot serve: " + e.getMessage());
         }
-        dispatcher = new AdmissionDispatcher(routes, this::invoke, threads.admission(), new Reads(), requestScopes,
+        dispatcher = new AdmissionDispatcher(BoundRoute.bind(routes, beans::get), threads.admission(), reads, requestScopes,
                 metrics.admission(routes), DecodeBudget.standard(), clients);
         startCaches(policies);
     }
@@ -177,45 +178,34 @@ public class AdmissionService {
             return;
         }
         for (AdmissionExtension.Policy policy : policies) {
-            Map<Class<?>, Informer<?>> byKind = new java.util.concurrent.ConcurrentHashMap<>();
-            caches.put(policy.bean().getBeanClass(), byKind);
-            policy.cached().forEach(kind -> pendingCaches.put(kind, "waiting for discovery"));
+            policy.cached().forEach(kind -> reads.declare(policy.bean().getBeanClass(), kind));
         }
         cacheStartup = threads.loops().submit(() -> {
             for (AdmissionExtension.Policy policy : policies) {
                 for (Class<? extends KubernetesObject> kind : policy.cached()) {
-                    startCache(caches.get(policy.bean().getBeanClass()), kind);
+                    startCache(policy.bean().getBeanClass(), kind);
                 }
             }
         });
     }
 
-    private void startCache(Map<Class<?>, Informer<?>> byKind, Class<? extends KubernetesObject> kind) {
+    private void startCache(Class<?> beanClass, Class<? extends KubernetesObject> kind) {
         try {
             ResourceType<?> type = types.resolveRetrying(kind, () -> !stopped, null, config.retry().maxDelay(),
-                    (e, backoff) -> pendingCaches.put(kind, "waiting for discovery: " + e.getMessage()));
-            if (type != null) {
-                Informer<?> informer = pool.acquire(type, null, null, CACHE_RESYNC);
-                byKind.put(kind, informer);
-                pool.start(informer, threads.loops(), threads.timers());
+                    (e, backoff) -> reads.waiting(kind, "waiting for discovery: " + e.getMessage()));
+            if (type == null) {
+                reads.abandoned(kind);
+                return;
             }
-            pendingCaches.remove(kind);
+            Informer<?> informer = pool.acquire(type, null, null, CACHE_RESYNC);
+            reads.started(beanClass, kind, informer);
+            pool.start(informer, threads.loops(), threads.timers());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            pendingCaches.remove(kind);
+            reads.abandoned(kind);
             problems.add("admission cache of " + kind.getSimpleName() + ": " + e.getMessage());
             LOG.log(Level.SEVERE, "The admission cache of " + kind.getSimpleName() + " cannot start: " + e.getMessage(), e);
-        }
-    }
-
-    private Object invoke(AdmissionRoute route, dev.mooring.api.admission.AdmissionRequest<?> request) throws Exception {
-        Object bean = beans.get(route.beanClass());
-        try {
-            route.method().setAccessible(true);
-            return route.method().invoke(bean, request);
-        } catch (InvocationTargetException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
         }
     }
 
@@ -254,21 +244,7 @@ public class AdmissionService {
         if (issuing != null) {
             details.put("certificates", issuing.detail());
         }
-        for (Map.Entry<Class<?>, String> pending : pendingCaches.entrySet()) {
-            serving = false;
-            details.put("cache " + dev.mooring.engine.kube.ModelKind.of(pending.getKey()).kind(), pending.getValue());
-        }
-        for (Map<Class<?>, Informer<?>> byKind : caches.values()) {
-            for (Informer<?> informer : byKind.values()) {
-                if (informer.failure().isPresent()) {
-                    serving = false;
-                    details.put("cache " + informer.type().kind(), "failed: " + informer.failure().get().getMessage());
-                } else if (!informer.hasSynced()) {
-                    serving = false;
-                    details.put("cache " + informer.type().kind(), "syncing");
-                }
-            }
-        }
+        serving &= reads.serving(details);
         return new Status(true, serving, details);
     }
 
@@ -291,35 +267,10 @@ public class AdmissionService {
     }
 
     /** The discovery results shared by caches and live clients, created on first use. */
-    private synchronized ResourceTypes types(KubernetesConnection kubernetes) {
+    private synchronized DiscoveredKinds types(KubernetesConnection kubernetes) {
         if (types == null) {
-            types = new ResourceTypes(kubernetes.requests());
+            types = new DiscoveredKinds(kubernetes.requests());
         }
         return types;
-    }
-
-    /** The caches each bean declared, and live clients on the operator's connection. */
-    private final class Reads implements AdmissionReads {
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public <K extends KubernetesObject> Cache<K> cached(Class<?> beanClass, Class<K> kind) {
-            Informer<?> informer = caches.getOrDefault(beanClass, Map.of()).get(kind);
-            String pending = pendingCaches.get(kind);
-            if (informer == null && pending != null) {
-                throw new IllegalStateException("The admission cache of " + kind.getSimpleName() + " has not started: " + pending);
-            }
-            if (informer == null) {
-                throw new IllegalArgumentException(beanClass.getSimpleName() + " reads " + kind.getSimpleName()
-                        + " from a cache it did not declare: add it to @AdmissionCache on the bean");
-            }
-            return new dev.mooring.engine.InformerCache<>((Informer<K>) informer);
-        }
-
-        @Override
-        public ResourceClient client(String namespace) {
-            KubernetesConnection kubernetes = connection.get();
-            return new LiveResourceClient(kubernetes.requests(), types(kubernetes), namespace);
-        }
     }
 }

@@ -2,10 +2,10 @@ package dev.mooring.runtime;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
+import dev.mooring.engine.Engine;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerStatus;
-import dev.mooring.engine.model.WatchMapper;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.ConcurrencyManagement;
@@ -18,7 +18,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
-import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -90,10 +89,6 @@ public class OperatorManager {
         try {
             KubernetesConnection kubernetes = connection.get();
             String namespace = config.namespace();
-            List<OperatorRuntime.Entry> entries = new ArrayList<>();
-            for (ReconcilerExtension.Discovered controller : discovered) {
-                entries.add(entry(controller, namespace));
-            }
             dev.mooring.engine.kube.KubeHttp requests = kubernetes.requests();
             if (config.leaderElectionEnabled()) {
                 elector = new dev.mooring.engine.LeaderElector(kubernetes.requests(), config.leaderElection());
@@ -105,9 +100,14 @@ public class OperatorManager {
                         + election.settings().namespace() + "/" + election.settings().name() + " expired (renew deadline "
                         + election.settings().renewDeadline().toSeconds() + " s passed without a renewal)");
             }
-            runtime = new OperatorRuntime(requests, kubernetes.watches(), entries, threads.loops(), threads.timers(),
-                    requestScopes, config.retry(), metrics, namespace);
-            metrics.register(runtime, entries.stream().map(OperatorRuntime.Entry::definition).toList(), this::ready, elector);
+            Engine.Builder engine = Engine.builder(requests, kubernetes.watches()).threads(threads.loops(), threads.timers())
+                    .requestScope(requestScopes).retry(config.retry()).observer(metrics).operatorNamespace(namespace);
+            List<ControllerDefinition> definitions = new ArrayList<>();
+            for (ReconcilerExtension.Discovered controller : discovered) {
+                definitions.add(add(engine, controller, namespace));
+            }
+            runtime = engine.build();
+            metrics.register(runtime, definitions, this::ready, elector);
         } catch (RuntimeException e) {
             startFailures.add(rootMessage(e));
             LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);
@@ -195,19 +195,15 @@ public class OperatorManager {
         }
     }
 
-    private OperatorRuntime.Entry entry(ReconcilerExtension.Discovered controller, String operatorNamespace) {
+    /** Adds the controller of a discovered bean to the engine; returns its definition. */
+    private ControllerDefinition add(Engine.Builder engine, ReconcilerExtension.Discovered controller, String operatorNamespace) {
         Bean<?> bean = controller.bean();
         CreationalContext<?> context = beanManager.createCreationalContext(bean);
         contexts.add(context);
         Object reference = beanManager.getReference(bean, contractType(bean), context);
-        Object reconciler = controller.stagePlan() == null ? reference
-                : new dev.mooring.engine.StagePipeline<>(controller.stagePlan(), reference);
-        List<WatchMapper> watches = new ArrayList<>();
-        for (Method method : controller.watchMethods()) {
-            watches.add(WatchMapper.of(reference, method));
-        }
-        ControllerDefinition definition = controller.definition().withNamespace(operatorNamespace).withWatches(watches);
-        return new OperatorRuntime.Entry(definition, (Reconciler<?>) reconciler);
+        ControllerDefinition definition = controller.definition().withNamespace(operatorNamespace);
+        engine.controller(definition, reference, controller.stagePlan(), controller.watchMethods());
+        return definition;
     }
 
     /** The bean type {@code Reconciler<T>} or {@code Staged<T>} to look the bean up with. */

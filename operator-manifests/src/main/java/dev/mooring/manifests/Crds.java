@@ -3,7 +3,8 @@ package dev.mooring.manifests;
 import dev.mooring.api.CustomResource;
 import dev.mooring.api.crd.PrinterColumn;
 import dev.mooring.api.crd.ScaleSubresource;
-import dev.mooring.engine.kube.KindCoordinates;
+import dev.mooring.engine.kube.Kinds;
+import dev.mooring.engine.kube.ResourceType;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -149,11 +150,11 @@ public final class Crds {
 
     /** Group, version, kind, plural and scope as the runtime derives them from {@code @CustomResource}. */
     @SuppressWarnings("unchecked")
-    private static KindCoordinates coordinates(Class<?> type) {
+    private static ResourceType<?> coordinates(Class<?> type) {
         if (!io.kubernetes.client.common.KubernetesObject.class.isAssignableFrom(type)) {
             throw new IllegalArgumentException(type.getName() + " is a @CustomResource but does not implement KubernetesObject");
         }
-        return KindCoordinates.of((Class<? extends io.kubernetes.client.common.KubernetesObject>) type);
+        return Kinds.offline().resolve((Class<? extends io.kubernetes.client.common.KubernetesObject>) type);
     }
 
     private static String kind(Class<?> type) {

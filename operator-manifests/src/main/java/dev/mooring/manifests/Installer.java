@@ -4,9 +4,11 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.KubeNames;
+import dev.mooring.engine.kube.ResourceType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -70,7 +72,7 @@ public final class Installer {
     private final KubeHttp http;
     private final Options options;
     private final Consumer<String> progress;
-    private final Map<String, JsonObject> discovery = new HashMap<>();
+    private final DiscoveredKinds kinds;
     private long deadline;
     private long lastProgress;
 
@@ -80,6 +82,7 @@ public final class Installer {
      */
     public Installer(KubeHttp http, Options options, Consumer<String> progress) {
         this.http = http;
+        this.kinds = new DiscoveredKinds(http);
         this.options = options;
         this.progress = progress;
     }
@@ -482,24 +485,11 @@ public final class Installer {
     private String path(JsonObject object) {
         // what a manifest says goes into the request path only by Kubernetes' name rules, as in every path the runtime builds
         String apiVersion = object.get("apiVersion").getAsString();
-        String kind = KubeNames.kind(object.get("kind").getAsString(), "kind");
-        int slash = apiVersion.indexOf('/');
-        String base = slash < 0 ? "/api/" + KubeNames.version(apiVersion, "apiVersion")
-                : "/apis/" + KubeNames.group(apiVersion.substring(0, slash), "apiVersion") + "/"
-                        + KubeNames.version(apiVersion.substring(slash + 1), "apiVersion");
-        JsonObject resources = discovery.computeIfAbsent(apiVersion, version -> http.getOptional(base, Map.of())
-                .orElseThrow(() -> new IllegalStateException("the API server does not serve " + apiVersion)));
-        for (JsonElement element : resources.getAsJsonArray("resources")) {
-            JsonObject resource = element.getAsJsonObject();
-            String name = resource.get("name").getAsString();
-            if (kind.equals(resource.get("kind").getAsString()) && !name.contains("/")) {
-                String namespace = resource.get("namespaced").getAsBoolean()
-                        ? "/namespaces/" + KubeNames.namespace(namespace(object).orElseThrow(() -> new IllegalArgumentException(
-                                describe(object) + " has no namespace")), "metadata.namespace") : "";
-                String objectName = KubeNames.name(object.getAsJsonObject("metadata").get("name").getAsString(), "metadata.name");
-                return base + namespace + "/" + KubeNames.segment(name) + "/" + KubeNames.segment(objectName);
-            }
-        }
-        throw new IllegalStateException("the API server does not serve " + kind + " in " + apiVersion);
+        String kind = object.get("kind").getAsString();
+        ResourceType<?> type = kinds.served(apiVersion, kind)
+                .orElseThrow(() -> new IllegalStateException("the API server does not serve " + kind + " in " + apiVersion));
+        String namespace = !type.namespaced() ? null : KubeNames.namespace(namespace(object).orElseThrow(
+                () -> new IllegalArgumentException(describe(object) + " has no namespace")), "metadata.namespace");
+        return type.itemPath(namespace, KubeNames.name(object.getAsJsonObject("metadata").get("name").getAsString(), "metadata.name"));
     }
 }

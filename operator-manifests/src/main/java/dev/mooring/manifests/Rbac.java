@@ -3,7 +3,8 @@ package dev.mooring.manifests;
 import dev.mooring.api.RbacRule;
 import dev.mooring.api.Watch;
 import dev.mooring.api.admission.AdmissionCache;
-import dev.mooring.engine.kube.KindCoordinates;
+import dev.mooring.engine.kube.Kinds;
+import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerOptions;
 import io.kubernetes.client.common.KubernetesObject;
@@ -86,7 +87,7 @@ public final class Rbac {
             AdmissionCache cache = type.getAnnotation(AdmissionCache.class);
             if (cache != null) {
                 for (Class<? extends KubernetesObject> kind : cache.value()) {
-                    rbac.grant(null, KindCoordinates.of(kind), "", "list", "watch");
+                    rbac.grant(null, Kinds.offline().resolve(kind), "", "list", "watch");
                 }
             }
             for (RbacRule rule : type.getAnnotationsByType(RbacRule.class)) {
@@ -128,7 +129,7 @@ public final class Rbac {
     }
 
     private void controller(Class<?> type, ControllerDefinition definition) {
-        KindCoordinates primary = KindCoordinates.of(definition.kind());
+        ResourceType<?> primary = Kinds.offline().resolve(definition.kind());
         String scope = primary.namespaced() ? definition.namespace() : null; // null namespace: all namespaces
         grant(scope, primary, "", "get", "list", "watch", "patch");
         if (CrdSchema.fields(definition.kind()).stream().anyMatch(field -> CrdSchema.serializedName(field).equals("status"))) {
@@ -139,11 +140,11 @@ public final class Rbac {
         }
         // children live in the owner's namespace; a cluster-scoped owner's children may be anywhere (scope null)
         for (Class<? extends KubernetesObject> owned : definition.owns()) {
-            grant(scope, KindCoordinates.of(owned), "", "get", "list", "watch", "create", "patch", "delete");
+            grant(scope, Kinds.offline().resolve(owned), "", "get", "list", "watch", "create", "patch", "delete");
         }
         for (Method method : type.getDeclaredMethods()) {
             if (method.isAnnotationPresent(Watch.class)) {
-                grant(definition.namespace(), KindCoordinates.of(ControllerOptions.watchedKind(method)), "", "get", "list", "watch");
+                grant(definition.namespace(), Kinds.offline().resolve(ControllerOptions.watchedKind(method)), "", "get", "list", "watch");
             }
         }
         // Events about namespaced objects go to their namespace; about cluster-scoped ones, to the operator's
@@ -152,7 +153,7 @@ public final class Rbac {
     }
 
     /** Grant on a kind in {@code scope} (a namespace, or null for all); a cluster-scoped kind always cluster-wide. */
-    private void grant(String scope, KindCoordinates kind, String subresource, String... verbs) {
+    private void grant(String scope, ResourceType<?> kind, String subresource, String... verbs) {
         if (kind.plural() == null) {
             throw new IllegalArgumentException(kind.kind() + " is not served on its own; it cannot be granted");
         }

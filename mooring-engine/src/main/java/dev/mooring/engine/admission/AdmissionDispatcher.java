@@ -7,8 +7,9 @@ import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.UserInfo;
 import dev.mooring.api.patch.Patches;
 import dev.mooring.engine.RequestScope;
-import dev.mooring.engine.kube.KindCoordinates;
+import dev.mooring.engine.kube.Kinds;
 import dev.mooring.engine.kube.Models;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -97,12 +98,6 @@ public final class AdmissionDispatcher {
         }
     }
 
-    /** Calls the admission method of a route; exceptions thrown by the method are thrown as they are. */
-    @FunctionalInterface
-    public interface Invoker {
-        Object invoke(AdmissionRoute route, AdmissionRequest<?> request) throws Exception;
-    }
-
     /** Told about every answer of a known route (not about unknown paths, which would be unbounded labels). */
     public interface Observer {
         /** No observation. */
@@ -138,8 +133,7 @@ public final class AdmissionDispatcher {
         }
     }
 
-    private final Map<String, AdmissionRoute> routes = new LinkedHashMap<>();
-    private final Invoker invoker;
+    private final Map<String, BoundRoute> routes = new LinkedHashMap<>();
     private final ExecutorService executor;
     private final AdmissionReads reads;
     private final RequestScope scope;
@@ -149,30 +143,28 @@ public final class AdmissionDispatcher {
     private final Observer observer;
 
     /**
-     * @param routes the routes, with unique paths
-     * @param invoker calls the methods
+     * @param routes the routes, with unique paths, each bound to its bean
      * @param executor runs each call, so that a call that overruns its timeout can be abandoned
      * @param reads the caches and the live client the requests read through
      * @param scope activates a CDI request context around each call
      * @param observer told about every answer (metrics)
      */
-    public AdmissionDispatcher(List<AdmissionRoute> routes, Invoker invoker, ExecutorService executor,
-            AdmissionReads reads, RequestScope scope, Observer observer) {
-        this(routes, invoker, executor, reads, scope, observer, DecodeBudget.standard(), ClientTrust.ANY);
+    public AdmissionDispatcher(List<BoundRoute> routes, ExecutorService executor, AdmissionReads reads, RequestScope scope,
+            Observer observer) {
+        this(routes, executor, reads, scope, observer, DecodeBudget.standard(), ClientTrust.ANY);
     }
 
     /**
      * @param budget bounds the decoding of request bodies
      * @param clients which client certificates may call (the other parameters as above)
      */
-    public AdmissionDispatcher(List<AdmissionRoute> routes, Invoker invoker, ExecutorService executor,
-            AdmissionReads reads, RequestScope scope, Observer observer, DecodeBudget budget, ClientTrust clients) {
-        AdmissionRoutes.requireUniquePaths(routes);
+    public AdmissionDispatcher(List<BoundRoute> routes, ExecutorService executor, AdmissionReads reads, RequestScope scope,
+            Observer observer, DecodeBudget budget, ClientTrust clients) {
+        AdmissionRoutes.requireUniquePaths(routes.stream().map(BoundRoute::route).toList());
         this.budget = Objects.requireNonNull(budget);
         this.clients = Objects.requireNonNull(clients);
         this.json = new BoundedJson(LIMITS, JSON_P, budget.clock());
-        routes.forEach(route -> this.routes.put(route.path(), route));
-        this.invoker = Objects.requireNonNull(invoker);
+        routes.forEach(bound -> this.routes.put(bound.route().path(), bound));
         this.executor = Objects.requireNonNull(executor);
         this.reads = Objects.requireNonNull(reads);
         this.scope = Objects.requireNonNull(scope);
@@ -181,7 +173,9 @@ public final class AdmissionDispatcher {
 
     /** The routes, by path. */
     public Map<String, AdmissionRoute> routes() {
-        return Map.copyOf(routes);
+        Map<String, AdmissionRoute> byPath = new LinkedHashMap<>();
+        routes.forEach((path, bound) -> byPath.put(path, bound.route()));
+        return byPath;
     }
 
     /** {@link #handle(String, String, String, InputStream, boolean, X509Certificate[])} without a client certificate. */
@@ -201,19 +195,21 @@ public final class AdmissionDispatcher {
      */
     public Answer handle(String method, String path, String contentType, InputStream body, boolean secure,
             X509Certificate[] clientChain) {
-        AdmissionRoute route = routes.get(path);
-        if (route == null) {
+        BoundRoute bound = routes.get(path);
+        if (bound == null) {
             return message(404, "Unknown webhook path");
         }
+        AdmissionRoute route = bound.route();
         long start = System.nanoTime();
         observer.started(route);
-        Answer answer = answer(route, method, contentType, body, secure, clientChain, start);
+        Answer answer = answer(bound, method, contentType, body, secure, clientChain, start);
         observer.answered(route, answer.status(), answer.denied(), java.time.Duration.ofNanos(System.nanoTime() - start));
         return answer;
     }
 
-    private Answer answer(AdmissionRoute route, String method, String contentType, InputStream body, boolean secure,
+    private Answer answer(BoundRoute bound, String method, String contentType, InputStream body, boolean secure,
             X509Certificate[] clientChain, long start) {
+        AdmissionRoute route = bound.route();
         if (!secure) {
             return message(403, "Admission webhooks are served over HTTPS only");
         }
@@ -249,16 +245,17 @@ public final class AdmissionDispatcher {
         } catch (Refused refused) {
             return refused.answer;
         }
-        return review(route, decoded, start);
+        return review(bound, decoded, start);
     }
 
-    private Answer review(AdmissionRoute route, Decoded decoded, long start) {
+    private Answer review(BoundRoute bound, Decoded decoded, long start) {
+        AdmissionRoute route = bound.route();
         TypedAdmissionRequest<?> request = decoded.request();
         Future<Object> call;
         try {
             call = executor.submit(() -> {
                 try (RequestScope.Activation active = scope.activate()) {
-                    return invoker.invoke(route, request);
+                    return bound.call(request);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -357,7 +354,7 @@ public final class AdmissionDispatcher {
     }
 
     private static void checkResource(AdmissionRoute route, String uid, ReviewDocument.Request request) throws Refused {
-        KindCoordinates expected = route.requestKind();
+        ResourceType<?> expected = route.requestKind();
         ReviewDocument.GroupVersionKind kind = request.kind();
         if (kind == null) {
             throw invalid(uid, "request.kind is missing");
@@ -368,7 +365,7 @@ public final class AdmissionDispatcher {
                     + gvk(expected.group(), expected.version(), expected.kind()) + ", the kind this webhook admits");
         }
         ReviewDocument.GroupVersionResource resource = request.resource();
-        KindCoordinates target = route.target();
+        ResourceType<?> target = route.target();
         if (resource == null || !target.group().equals(resource.group()) || !target.version().equals(resource.version())
                 || !route.plural().equals(resource.resource())) {
             throw invalid(uid, "request.resource " + (resource == null ? "(missing)" : gvk(resource.group(), resource.version(),
@@ -401,7 +398,7 @@ public final class AdmissionDispatcher {
         if (json == null) {
             return null;
         }
-        KindCoordinates expected = route.requestKind();
+        ResourceType<?> expected = route.requestKind();
         if (expected != null) {
             String apiVersion = json.get("apiVersion") instanceof jakarta.json.JsonString s ? s.getString() : null;
             String kind = json.get("kind") instanceof jakarta.json.JsonString s ? s.getString() : null;

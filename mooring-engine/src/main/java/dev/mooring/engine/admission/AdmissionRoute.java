@@ -2,7 +2,8 @@ package dev.mooring.engine.admission;
 
 import dev.mooring.api.admission.FailurePolicy;
 import dev.mooring.api.admission.Operation;
-import dev.mooring.engine.kube.KindCoordinates;
+import dev.mooring.engine.kube.Kinds;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import java.lang.reflect.Method;
@@ -28,7 +29,7 @@ import java.util.Objects;
  * @param failurePolicy what the API server does when the webhook cannot answer
  */
 public record AdmissionRoute(String path, boolean mutating, Method method, Class<? extends KubernetesObject> requestModel,
-        KindCoordinates requestKind, KindCoordinates target, String plural, String subresource, List<Operation> operations,
+        ResourceType<?> requestKind, ResourceType<?> target, String plural, String subresource, List<Operation> operations,
         V1LabelSelector namespaceSelector, int timeoutSeconds, FailurePolicy failurePolicy) {
 
     public AdmissionRoute {

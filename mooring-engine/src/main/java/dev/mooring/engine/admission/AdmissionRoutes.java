@@ -5,8 +5,9 @@ import dev.mooring.api.admission.FailurePolicy;
 import dev.mooring.api.admission.Mutating;
 import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.Validating;
-import dev.mooring.engine.kube.KindCoordinates;
+import dev.mooring.engine.kube.Kinds;
 import dev.mooring.engine.kube.LabelSelectors;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -127,11 +128,11 @@ public final class AdmissionRoutes {
         if (dynamic && !hasTarget) {
             throw problem(method, "takes DynamicKubernetesObject, which names no kind: set target = ... and subresource = ...");
         }
-        KindCoordinates requestKind;
-        KindCoordinates target;
+        ResourceType<?> requestKind;
+        ResourceType<?> target;
         try {
-            requestKind = dynamic ? null : KindCoordinates.of(model);
-            target = hasTarget ? KindCoordinates.of(options.target()) : requestKind;
+            requestKind = dynamic ? null : Kinds.offline().resolve(model);
+            target = hasTarget ? Kinds.offline().resolve(options.target()) : requestKind;
         } catch (IllegalArgumentException e) {
             throw problem(method, e.getMessage());
         }
@@ -161,7 +162,7 @@ public final class AdmissionRoutes {
     }
 
     /** {@code /validate/<group with / for .>/<version>/<plural>/<method-name>}; {@code core} names the core group. */
-    static String defaultPath(boolean mutating, KindCoordinates target, String plural, String methodName) {
+    static String defaultPath(boolean mutating, ResourceType<?> target, String plural, String methodName) {
         String group = target.group().isEmpty() ? "core" : target.group().replace('.', '/');
         return "/" + (mutating ? "mutate" : "validate") + "/" + group + "/" + target.version() + "/" + plural + "/"
                 + kebab(methodName);

@@ -10,8 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The {@link AdmissionRequest} handed to one admission method call. */
-final class TypedAdmissionRequest<T extends KubernetesObject> implements AdmissionRequest<T> {
+/**
+ * The {@link AdmissionRequest} handed to one admission method call: by the dispatcher from a
+ * decoded review, and by the test kit's {@code TestAdmissionRequest} from objects in memory, so
+ * that a method sees the same request in both.
+ */
+public final class TypedAdmissionRequest<T extends KubernetesObject> implements AdmissionRequest<T> {
 
     private final String uid;
     private final Operation operation;
@@ -26,7 +30,13 @@ final class TypedAdmissionRequest<T extends KubernetesObject> implements Admissi
     private final AdmissionReads reads;
     private final List<String> warnings = new ArrayList<>();
 
-    TypedAdmissionRequest(String uid, Operation operation, T object, T oldObject, String name, String namespace,
+    /**
+     * @param object null for a DELETE
+     * @param namespace {@code ""} for a cluster-scoped object
+     * @param subresource {@code ""} for none
+     * @param beanClass the bean whose declared caches {@link #cached} reads
+     */
+    public TypedAdmissionRequest(String uid, Operation operation, T object, T oldObject, String name, String namespace,
             String subresource, boolean dryRun, UserInfo userInfo, Class<?> beanClass, AdmissionReads reads) {
         this.uid = uid;
         this.operation = operation;
@@ -97,7 +107,8 @@ final class TypedAdmissionRequest<T extends KubernetesObject> implements Admissi
         warnings.add(warning);
     }
 
-    synchronized List<String> warnings() {
+    /** The warnings the method added, in order. */
+    public synchronized List<String> warnings() {
         return List.copyOf(warnings);
     }
 

@@ -1,7 +1,8 @@
 package dev.mooring.engine.admission;
 
 import com.google.gson.reflect.TypeToken;
-import dev.mooring.engine.kube.KindCoordinates;
+import dev.mooring.engine.kube.Kinds;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.AdmissionregistrationV1ServiceReference;
@@ -247,11 +248,11 @@ public final class WebhookConfigurations {
         if (!route.target().namespaced()) {
             return null;
         }
-        KindCoordinates target = route.target();
+        ResourceType<?> target = route.target();
         TreeSet<String> namespaces = new TreeSet<>();
         boolean controlled = false;
         for (ControllerScope controller : controllers) {
-            KindCoordinates kind = KindCoordinates.of(controller.kind());
+            ResourceType<?> kind = Kinds.offline().resolve(controller.kind());
             if (kind.group().equals(target.group()) && kind.kind().equals(target.kind())) {
                 controlled = true;
                 if (controller.namespace() == null) {

@@ -8,7 +8,7 @@ import java.util.Optional;
  * The API group, plural and scope of Kubernetes' built-in kinds, for what Mooring must know
  * without asking an API server (webhook configurations and manifests are generated offline).
  * client-java's model class names give only the version and kind. At run time, discovery stays
- * the authority ({@link ResourceTypes}).
+ * the authority ({@link DiscoveredKinds}).
  */
 final class BuiltinKinds {
 

@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,19 +15,21 @@ import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
 /**
- * Resolves model classes to the kinds the API server serves, through discovery: the core group
- * first, then every group that serves the model's version. Results are remembered per instance
- * (one per connection).
+ * The online source of {@link Kinds}: model classes resolved to the kinds the API server serves,
+ * through discovery (the core group first, then every group that serves the model's version),
+ * and kinds named by a manifest's {@code apiVersion} and {@code kind}. Results are remembered
+ * per instance (one per connection).
  */
-public final class ResourceTypes {
+public final class DiscoveredKinds implements Kinds {
 
     private final KubeHttp http;
     private final Map<Class<?>, ResourceType<?>> resolved = new ConcurrentHashMap<>();
+    private final Map<String, Optional<JsonObject>> versions = new ConcurrentHashMap<>();
 
     /** The first pause of {@link #resolveRetrying}. */
     static final Duration FIRST_DISCOVERY_RETRY = Duration.ofMillis(500);
 
-    public ResourceTypes(KubeHttp http) {
+    public DiscoveredKinds(KubeHttp http) {
         this.http = http;
     }
 
@@ -37,6 +40,7 @@ public final class ResourceTypes {
      * @throws KubernetesException with code 404 when the server does not serve the kind, or
      *     another code when discovery fails
      */
+    @Override
     @SuppressWarnings("unchecked")
     public <T extends KubernetesObject> ResourceType<T> resolve(Class<T> modelClass) {
         ResourceType<?> known = resolved.get(modelClass);
@@ -78,6 +82,35 @@ public final class ResourceTypes {
             }
         }
         return null;
+    }
+
+    /**
+     * The kind a manifest names, as its {@code apiVersion} serves it, represented by
+     * {@link DynamicKubernetesObject}; empty when the API server does not serve that version or
+     * has no such kind in it. The API server's answer is remembered per {@code apiVersion}.
+     *
+     * @throws IllegalArgumentException if {@code apiVersion} or {@code kind} breaks Kubernetes'
+     *     name rules (nothing else of it reaches a request path)
+     */
+    public Optional<ResourceType<DynamicKubernetesObject>> served(String apiVersion, String kind) {
+        KubeNames.kind(kind, "kind");
+        int slash = apiVersion.indexOf('/');
+        String group = slash < 0 ? "" : KubeNames.group(apiVersion.substring(0, slash), "apiVersion");
+        String version = KubeNames.version(slash < 0 ? apiVersion : apiVersion.substring(slash + 1), "apiVersion");
+        Optional<JsonObject> resources = versions.computeIfAbsent(apiVersion, v -> http.getOptional(
+                group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version, Map.of()));
+        if (resources.isEmpty() || !resources.get().has("resources")) {
+            return Optional.empty();
+        }
+        for (JsonElement element : resources.get().getAsJsonArray("resources")) {
+            JsonObject resource = element.getAsJsonObject();
+            String name = resource.get("name").getAsString();
+            if (!name.contains("/") && kind.equals(resource.get("kind").getAsString())) {
+                return Optional.of(new ResourceType<>(group, version, kind, name, resource.get("namespaced").getAsBoolean(),
+                        DynamicKubernetesObject.class));
+            }
+        }
+        return Optional.empty();
     }
 
     private <T extends KubernetesObject> ResourceType<T> discover(Class<T> modelClass) {

@@ -21,13 +21,13 @@ import java.util.function.Consumer;
 public final class LiveResourceClient implements EngineClient {
 
     private final KubeHttp http;
-    private final ResourceTypes types;
+    private final DiscoveredKinds types;
     private final String defaultNamespace;
 
     /**
      * @param defaultNamespace the namespace used when a call passes none (null: no default)
      */
-    public LiveResourceClient(KubeHttp http, ResourceTypes types, String defaultNamespace) {
+    public LiveResourceClient(KubeHttp http, DiscoveredKinds types, String defaultNamespace) {
         this.http = http;
         this.types = types;
         this.defaultNamespace = defaultNamespace;

@@ -16,14 +16,14 @@ import java.util.regex.Pattern;
  * @param version the API version, such as {@code v1} or {@code v1beta1}
  * @param kind the kind, such as {@code ConfigMap}
  */
-public record ModelKind(String groupHint, String version, String kind) {
+record ModelKind(String groupHint, String version, String kind) {
 
     private static final Pattern MODEL_NAME = Pattern.compile("^([A-Z][a-z]+)?(V\\d+(?:(?:alpha|beta)\\d+)?)([A-Z]\\w*)$");
 
     /**
      * @throws IllegalArgumentException if the class name does not follow client-java's model naming
      */
-    public static ModelKind of(Class<?> modelClass) {
+    static ModelKind of(Class<?> modelClass) {
         dev.mooring.api.CustomResource custom = modelClass.getAnnotation(dev.mooring.api.CustomResource.class);
         if (custom != null) {
             return new ModelKind(custom.group(), custom.version(),

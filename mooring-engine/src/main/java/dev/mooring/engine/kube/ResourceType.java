@@ -4,8 +4,12 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.util.Objects;
 
 /**
- * A kind as the API server serves it: group, version, kind, plural resource name and scope,
- * plus the model class that represents it.
+ * A kind and where it is served: group, version, kind, plural resource name and scope, plus the
+ * model class that represents it (apimachinery's GroupVersionKind with its REST mapping). Found by
+ * {@link Kinds}.
+ *
+ * @param plural the resource name; null for a kind that is only carried by a subresource (Scale),
+ *     which has no path of its own
  */
 public record ResourceType<T extends KubernetesObject>(
         String group, String version, String kind, String plural, boolean namespaced, Class<T> modelClass) {
@@ -14,12 +18,13 @@ public record ResourceType<T extends KubernetesObject>(
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(plural, "plural");
         Objects.requireNonNull(modelClass, "modelClass");
         KubeNames.group(group, "group");
         KubeNames.version(version, "version");
         KubeNames.kind(kind, "kind");
-        KubeNames.resource(plural, "plural");
+        if (plural != null) {
+            KubeNames.resource(plural, "plural");
+        }
     }
 
     /** {@code v1} for the core group, else {@code group/version}. */
@@ -31,8 +36,12 @@ public record ResourceType<T extends KubernetesObject>(
      * The collection path, in {@code namespace} or across all namespaces when it is null.
      *
      * @throws IllegalArgumentException if the namespace is not a valid namespace name
+     * @throws IllegalStateException for a kind without a resource of its own (Scale)
      */
     public String collectionPath(String namespace) {
+        if (plural == null) {
+            throw new IllegalStateException(kind + " is only carried by a subresource: it has no path of its own");
+        }
         String prefix = group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
         return namespaced && namespace != null
                 ? prefix + "/namespaces/" + KubeNames.namespace(namespace, "namespace") + "/" + plural

@@ -2,7 +2,7 @@ package dev.mooring.engine.model;
 
 import dev.mooring.api.Controller;
 import dev.mooring.api.ObjectKey;
-import dev.mooring.engine.kube.ModelKind;
+import dev.mooring.engine.kube.Kinds;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -71,7 +71,7 @@ public final class ControllerOptions {
 
     /** The controller's name: {@code @Controller(name)}, else its kind in lower case. */
     public static String nameOf(Controller annotation, Class<? extends KubernetesObject> kind) {
-        return annotation.name().isEmpty() ? ModelKind.of(kind).kind().toLowerCase(Locale.ROOT) : annotation.name();
+        return annotation.name().isEmpty() ? Kinds.kindName(kind).toLowerCase(Locale.ROOT) : annotation.name();
     }
 
     /**
@@ -229,7 +229,7 @@ public final class ControllerOptions {
             throw new IllegalArgumentException(where + " must return a Collection<ObjectKey> (for example Set<ObjectKey>)");
         }
         Class<? extends KubernetesObject> kind = (Class<? extends KubernetesObject>) method.getParameterTypes()[0];
-        ModelKind.of(kind);
+        Kinds.kindName(kind);
         return kind;
     }
 

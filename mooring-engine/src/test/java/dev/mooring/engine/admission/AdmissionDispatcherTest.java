@@ -23,7 +23,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
 import java.io.StringReader;
-import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -102,14 +101,8 @@ class AdmissionDispatcherTest {
     private final Policies policies = new Policies();
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final Counting counting = new Counting();
-    private final AdmissionDispatcher dispatcher = new AdmissionDispatcher(AdmissionRoutes.of(Policies.class), (route, request) -> {
-        try {
-            route.method().setAccessible(true);
-            return route.method().invoke(policies, request);
-        } catch (InvocationTargetException e) {
-            throw (Exception) e.getCause();
-        }
-    }, executor, new NoReads(), RequestScope.NONE, counting);
+    private final AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class),
+            bean -> policies), executor, new NoReads(), RequestScope.NONE, counting);
 
     @AfterEach
     void stop() throws Exception {
@@ -358,8 +351,8 @@ class AdmissionDispatcherTest {
             return null;
         });
         try {
-            AdmissionDispatcher busy = new AdmissionDispatcher(AdmissionRoutes.of(Policies.class), (route, request) -> null, full,
-                    new NoReads(), RequestScope.NONE, counting);
+            AdmissionDispatcher busy = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
+                    full, new NoReads(), RequestScope.NONE, counting);
             AdmissionDispatcher.Answer answer = busy.handle("POST", WIDGETS, "application/json",
                     body(review("CREATE", widget("w", "green"), null)), true);
             assertAnswer(503, "every admission thread is busy", answer);

@@ -109,7 +109,7 @@ class DecodeBudgetTest {
     }
 
     private AdmissionDispatcher dispatcher(DecodeBudget budget) {
-        return new AdmissionDispatcher(AdmissionRoutes.of(DecodeCostTest.Accepting.class), (route, request) -> null, executor,
-                new AdmissionDispatcherTest.NoReads(), RequestScope.NONE, AdmissionDispatcher.Observer.NONE, budget, ClientTrust.ANY);
+        return new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(DecodeCostTest.Accepting.class),
+                bean -> new DecodeCostTest.Accepting()), executor, new AdmissionDispatcherTest.NoReads(), RequestScope.NONE, AdmissionDispatcher.Observer.NONE, budget, ClientTrust.ANY);
     }
 }

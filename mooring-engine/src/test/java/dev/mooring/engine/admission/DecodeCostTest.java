@@ -52,8 +52,8 @@ class DecodeCostTest {
 
     @Test
     void everyWorstCaseShapeDecodesWithinABoundedMultipleOfAnEcho() throws Exception {
-        AdmissionDispatcher dispatcher = new AdmissionDispatcher(AdmissionRoutes.of(Accepting.class),
-                (route, request) -> null, executor, new AdmissionDispatcherTest.NoReads(), RequestScope.NONE,
+        AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Accepting.class),
+                bean -> new Accepting()), executor, new AdmissionDispatcherTest.NoReads(), RequestScope.NONE,
                 AdmissionDispatcher.Observer.NONE, new DecodeBudget(4, java.time.Duration.ofMinutes(5), System::nanoTime), ClientTrust.ANY);
         Map<String, String> report = new LinkedHashMap<>();
         boolean within = true;

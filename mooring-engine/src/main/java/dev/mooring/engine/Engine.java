@@ -1,0 +1,129 @@
+package dev.mooring.engine;
+
+import dev.mooring.api.Reconciler;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.StagePlan;
+import dev.mooring.engine.model.WatchMapper;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The engine's one composition root: what the container ({@code OperatorManager}), the test kit's
+ * {@code MooringExtension} and the integration tests build an {@link OperatorRuntime} with.
+ *
+ * <pre>{@code
+ * OperatorRuntime runtime = Engine.builder(requests, watches)
+ *         .controller(definition, bean, stagePlan, watchMethods)
+ *         .threads(loops, timers)
+ *         .operatorNamespace("operators")
+ *         .build();
+ * runtime.start();
+ * }</pre>
+ *
+ * Everything but the clients and the threads has a default: no request scope, no observer,
+ * {@link OperatorRuntime.Retry#DEFAULT}, the operator namespace {@code default}.
+ */
+public final class Engine {
+
+    private Engine() {
+    }
+
+    /**
+     * @param requests the client of reads and writes (with the request timeout)
+     * @param watches the client of watches (with the watch's longer read timeout)
+     */
+    public static Builder builder(KubeHttp requests, KubeHttp watches) {
+        return new Builder(requests, watches);
+    }
+
+    /** Collects the parts of one runtime; {@link #build()} once. */
+    public static final class Builder {
+
+        private final KubeHttp requests;
+        private final KubeHttp watches;
+        private final List<OperatorRuntime.Entry> entries = new ArrayList<>();
+        private ExecutorService executor;
+        private ScheduledExecutorService scheduler;
+        private RequestScope requestScope = RequestScope.NONE;
+        private OperatorRuntime.Retry retry = OperatorRuntime.Retry.DEFAULT;
+        private PassObserver observer = PassObserver.NONE;
+        private String operatorNamespace = "default";
+
+        private Builder(KubeHttp requests, KubeHttp watches) {
+            this.requests = Objects.requireNonNull(requests, "requests");
+            this.watches = Objects.requireNonNull(watches, "watches");
+        }
+
+        /** A controller whose definition is complete (namespace resolved, watches included). */
+        public Builder controller(ControllerDefinition definition, Reconciler<?> reconciler) {
+            entries.add(new OperatorRuntime.Entry(definition, reconciler));
+            return this;
+        }
+
+        /**
+         * A controller of an author's bean: a {@code Staged} bean (its {@code stages} given) runs
+         * through a {@link StagePipeline}, any other is the {@code Reconciler} itself; each of
+         * {@code watchMethods} (the bean's {@code @Watch} methods) maps a dependency.
+         *
+         * @param stages the bean's stage plan, or null for a plain {@code Reconciler}
+         * @throws IllegalArgumentException if a watch method's signature is wrong
+         */
+        public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, List<Method> watchMethods) {
+            List<WatchMapper> mappers = new ArrayList<>();
+            for (Method method : watchMethods) {
+                mappers.add(WatchMapper.of(bean, method));
+            }
+            Reconciler<?> reconciler = stages == null ? (Reconciler<?>) bean : new StagePipeline<>(stages, bean);
+            return controller(definition.withWatches(mappers), reconciler);
+        }
+
+        /** The threads: the engine's loops and workers run on {@code executor}, its timers on {@code scheduler}. */
+        public Builder threads(ExecutorService executor, ScheduledExecutorService scheduler) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Activated around every pass (a CDI request context in the container). */
+        public Builder requestScope(RequestScope requestScope) {
+            this.requestScope = Objects.requireNonNull(requestScope, "requestScope");
+            return this;
+        }
+
+        /** The work queues' retry delays, also the cap of the informers' reconnects. */
+        public Builder retry(OperatorRuntime.Retry retry) {
+            this.retry = Objects.requireNonNull(retry, "retry");
+            return this;
+        }
+
+        /** Told about every pass and every informer (metrics). */
+        public Builder observer(PassObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /** Where Events about cluster-scoped objects go. */
+        public Builder operatorNamespace(String operatorNamespace) {
+            this.operatorNamespace = Objects.requireNonNull(operatorNamespace, "operatorNamespace");
+            return this;
+        }
+
+        /**
+         * The runtime, not started.
+         *
+         * @throws IllegalStateException if no threads were given
+         */
+        public OperatorRuntime build() {
+            if (executor == null) {
+                throw new IllegalStateException("Give the engine its threads with threads(executor, scheduler)");
+            }
+            return new OperatorRuntime(requests, watches, List.copyOf(entries), executor, scheduler, requestScope, retry,
+                    observer, operatorNamespace);
+        }
+    }
+}
