@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The README's controllers pass the checks a deployment makes (they are compiled, not deployed). */
+/** The user guide's controllers pass the checks a deployment makes (they are compiled, not deployed). */
 class SnippetsTest {
 
     @Test

@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The README's WidgetController: a Widget driven through stages with three owned children; its conditions observed from outside. */
+/** The user guide's WidgetController: a Widget driven through stages with three owned children; its conditions observed from outside. */
 class StagesIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);

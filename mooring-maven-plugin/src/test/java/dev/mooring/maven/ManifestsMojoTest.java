@@ -16,7 +16,7 @@ import org.apache.maven.project.MavenProject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The goal on a module's compiled classes (the README snippets, as a user's module): the folder, or the error named. */
+/** The goal on a module's compiled classes (the user guide's snippets, as a user's module): the folder, or the error named. */
 class ManifestsMojoTest {
 
     @TempDir

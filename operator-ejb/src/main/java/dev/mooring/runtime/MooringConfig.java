@@ -16,7 +16,7 @@ import org.eclipse.microprofile.config.Config;
  * system properties, environment variables such as {@code MOORING_NAMESPACE}, and
  * {@code META-INF/microprofile-config.properties}, in the usual MicroProfile order).
  *
- * <p>Every key is documented in the README. A value that does not parse fails with a message
+ * <p>Every key is documented in {@code docs/reference/configuration.md}. A value that does not parse fails with a message
  * naming the key.
  */
 @ApplicationScoped

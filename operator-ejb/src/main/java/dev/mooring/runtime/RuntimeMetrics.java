@@ -22,7 +22,7 @@ import org.eclipse.microprofile.metrics.Timer;
 /**
  * Mooring's MicroProfile Metrics, named like controller-runtime's where one exists so that its
  * dashboards apply. The only label is the controller name (never object names, namespaces, UIDs
- * or messages). Every metric is documented in the README.
+ * or messages). Every metric is documented in {@code docs/reference/metrics.md}.
  */
 @ApplicationScoped
 public class RuntimeMetrics implements PassObserver {

@@ -8,7 +8,7 @@ import jakarta.json.JsonObjectBuilder;
 /**
  * The operator's Deployment and, with webhooks, its Service: Liberty with the operator's image,
  * the ServiceAccount of {@link Rbac}, the namespace through the downward API, the probes of the
- * README (started, live, ready on the HTTP port), the webhook TLS Secret mounted where Mooring
+ * health reference (started, live, ready on the HTTP port), the webhook TLS Secret mounted where Mooring
  * reads it (or, with self-managed certificates, the settings to make it), a non-root restricted security context with a read-only root file system (the folders
  * Liberty writes are {@code emptyDir}s, see {@link #WRITABLE}) and resource requests.
  */

@@ -3,7 +3,7 @@ package dev.mooring.it.widget;
 import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 
-/** Installs the CRD of the README's Widget (examples/snippets); raw JSON: client-java's CRD models send fields the server rejects. */
+/** Installs the CRD of the user guide's Widget (examples/snippets); raw JSON: client-java's CRD models send fields the server rejects. */
 public final class WidgetCrd {
 
     private WidgetCrd() {

@@ -50,7 +50,7 @@ class ControllerOptionsTest {
         assertEquals("configmap", definition.name());
         assertEquals("", definition.namespace(), "empty means the operator's namespace");
         assertNull(definition.labelSelector());
-        assertEquals(16, definition.workers(), "Mooring's choice from measurements (README); the reference has 1");
+        assertEquals(16, definition.workers(), "Mooring's choice from measurements (docs/guide/controllers.md); the reference has 1");
         assertEquals(Duration.ofSeconds(300), definition.resync());
         assertEquals(Duration.ofSeconds(30), definition.syncTimeout());
         assertEquals(Duration.ofSeconds(10), definition.shutdownTimeout());

@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** README "Finalizers and cleanup": something outside Kubernetes that each labelled ConfigMap owns. */
+/** docs/guide/writing-safely.md, "Finalizers and cleanup": something outside Kubernetes that each labelled ConfigMap owns. */
 @ApplicationScoped
 @Controller(name = "buckets", labelSelector = "example.com/bucket=true", finalizer = "example.com/bucket")
 public class ExternalBucket implements Reconciler<V1ConfigMap>, Cleanup<V1ConfigMap> {

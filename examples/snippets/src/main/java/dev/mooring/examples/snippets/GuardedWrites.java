@@ -6,7 +6,7 @@ import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import jakarta.json.JsonArray;
 
-/** README "Guarded writes". */
+/** docs/guide/writing-safely.md, "Guarded writes". */
 public final class GuardedWrites {
 
     private GuardedWrites() {

@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * README "Children", "Status, conditions and Events" and "Stages and cases": one custom resource
+ * docs/guide/writing-safely.md, "Children", "Status, conditions and Events" and "Stages and cases": one custom resource
  * driving a ConfigMap, a Deployment and a Service through three stages.
  */
 @ApplicationScoped
