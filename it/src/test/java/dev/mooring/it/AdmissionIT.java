@@ -419,11 +419,11 @@ class AdmissionIT {
         byte[] costly = shapes.get("empty arrays");
         var pool = java.util.concurrent.Executors.newFixedThreadPool(6);
         try {
-            List<java.util.concurrent.Future<Integer>> heavy = new java.util.ArrayList<>();
+            List<java.util.concurrent.Future<java.net.http.HttpResponse<String>>> heavy = new java.util.ArrayList<>();
             for (int round = 0; round < 3; round++) {
                 for (int i = 0; i < 6; i++) {
                     heavy.add(pool.submit(() -> AdmissionFuzz.send(client, webhook,
-                            new AdmissionFuzz.Case("costly", "POST", "application/json", costly)).statusCode()));
+                            new AdmissionFuzz.Case("costly", "POST", "application/json", costly))));
                 }
                 var small = AdmissionFuzz.send(client, webhook, new AdmissionFuzz.Case("small", "POST", "application/json",
                         review(5).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
@@ -433,11 +433,16 @@ class AdmissionIT {
                 assertEquals(200, health.status(), health.body());
             }
             Map<Integer, Integer> codes = new java.util.TreeMap<>();
-            for (var answer : heavy) {
-                codes.merge(answer.get(120, java.util.concurrent.TimeUnit.SECONDS), 1, Integer::sum);
+            for (var pending : heavy) {
+                var answer = pending.get(120, java.util.concurrent.TimeUnit.SECONDS);
+                codes.merge(answer.statusCode(), 1, Integer::sum);
+                // how many are decoded depends on the machine's speed (each alone was, above); a refusal is the budget's
+                if (answer.statusCode() == 429) {
+                    assertTrue(answer.body().contains("Too many large AdmissionReviews are being decoded at once")
+                            || answer.body().contains("was not decoded within 2000 ms"), answer.body());
+                }
             }
             assertTrue(java.util.Set.of(200, 429).containsAll(codes.keySet()), codes.toString());
-            assertTrue(codes.getOrDefault(200, 0) > 0, "some were decoded: " + codes);
         } finally {
             pool.shutdownNow();
         }
