@@ -4,7 +4,6 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.engine.kube.Backoff;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.Models;
@@ -15,13 +14,11 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.Watch;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +33,9 @@ import java.util.logging.Logger;
  * a list (see {@link #relist()}), then a watch from the list's resourceVersion with bookmarks. A watch that
  * ends normally is resumed from the last seen resourceVersion; a 410 Gone (history compacted)
  * leads to a relist, which reports what changed while disconnected (adds, updates, deletes); a
- * transport failure or a watch that stays silent longer than the watch client's read timeout is
- * retried with exponential backoff (1 s doubling to the configured cap). Authorization failures,
+ * transport failure, or a watch that stays silent longer than the watch client's read timeout while
+ * the API server does not answer a one-object list either, is retried after a delay of 250 ms
+ * doubling to 4 s (or the configured cap, when shorter), jittered; see {@link ApiContact}. Authorization failures,
  * a kind that is not served and other client errors (401, 403, 404, any 4xx but 408, 409, 410
  * and 429) are fatal: {@link #run()} throws them.
  *
@@ -56,11 +54,10 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private final String namespace;
     private final String labelSelector;
     private final String fieldSelector;
-    private final List<InformerListener<T>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<java.util.function.Consumer<Throwable>> failureListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final Backoff reconnects;
+    private final ApiContact contact;
 
-    private final Map<ObjectKey, T> store = new ConcurrentHashMap<>();
+    private final InformerStore<T> store = new InformerStore<>();
     private final CountDownLatch synced = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopped;
@@ -70,22 +67,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private final java.util.concurrent.atomic.AtomicLong listsDone = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong quietWatches = new java.util.concurrent.atomic.AtomicLong();
     private String resourceVersion;
-    /** Failed lists and watches since the API server last answered: how long the next reconnect waits. */
-    private int reconnectFailures;
-    private volatile boolean connected;
-    private volatile long lastContactMillis;
-    private volatile String lastProblem;
 
-    /** The first delay before reconnecting after a failed list or watch; it doubles up to {@link #RECONNECT_CAP}. */
-    static final Duration FIRST_RECONNECT = Duration.ofMillis(250);
-    /**
-     * The longest delay between two reconnection attempts (or {@code mooring.retry.max-delay} when
-     * smaller): short, so that the informer is back within seconds of the API server, whatever
-     * the outage lasted. The delay starts again from {@link #FIRST_RECONNECT} after every
-     * successful list or watch, and each wait is jittered so that many informers do not reconnect
-     * at once.
-     */
-    static final Duration RECONNECT_CAP = Duration.ofSeconds(4);
 
     /**
      * @param namespace the namespace to watch, or null for all namespaces (or a cluster-scoped kind)
@@ -111,14 +93,13 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         this.type = type;
         this.namespace = type.namespaced() ? namespace : null;
         this.labelSelector = labelSelector == null || labelSelector.isBlank() ? null : labelSelector;
-        // between half and all of each delay: informers that lost the server together do not come back together
-        this.reconnects = Backoff.exponential(FIRST_RECONNECT, min(RECONNECT_CAP, backoffCap)).withJitter(0.5, 1.0);
+        this.contact = new ApiContact(this::describe, backoffCap);
     }
 
     /** Subscribe to changes; subscribe before {@link #run()} to see the initial objects. */
     @Override
     public void addListener(InformerListener<T> listener) {
-        listeners.add(listener);
+        store.addListener(listener);
     }
 
     /** Be told when the informer fails fatally. */
@@ -163,13 +144,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
                         needList = true;
                         continue;
                     }
-                    boolean first = connected || lastProblem == null;
-                    connected = false;
-                    lastProblem = e.getMessage();
-                    Duration delay = reconnects.delay(reconnectFailures++);
-                    LOG.log(first ? Level.WARNING : Level.FINE, "Watch of {0} failed, retrying in {1} s: {2}",
-                            new Object[] {describe(), delay.toMillis() / 1000.0, e.getMessage()});
-                    sleep(delay);
+                    sleep(contact.failed(e));
                 }
             }
         } catch (RuntimeException | Error e) {
@@ -217,32 +192,24 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     /** A copy of the cached object with this key. */
     @Override
     public Optional<T> get(ObjectKey key) {
-        T cached = store.get(key);
-        return cached == null ? Optional.empty() : Optional.of(Models.copy(cached));
+        return store.get(key);
     }
 
     @Override
     public Optional<T> cached(ObjectKey key) {
-        return Optional.ofNullable(store.get(key));
+        return store.cached(key);
     }
 
     /** Copies of every cached object. */
     @Override
     public List<T> list() {
-        List<T> copies = new ArrayList<>(store.size());
-        store.values().forEach(object -> copies.add(Models.copy(object)));
-        return copies;
+        return store.list();
     }
 
     /** Re-deliver every cached object as an update to itself (the periodic resync). */
     public void resync() {
-        if (!hasSynced()) {
-            return;
-        }
-        for (T object : store.values()) {
-            for (InformerListener<T> listener : listeners) {
-                listener.onUpdate(object, object);
-            }
+        if (hasSynced()) {
+            store.resync();
         }
     }
 
@@ -294,7 +261,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             }
             select(query);
             JsonObject page = lists.get(type.collectionPath(namespace), query);
-            contact();
+            contact.answered();
             for (JsonElement item : page.getAsJsonArray("items")) {
                 T object = decode(item.getAsJsonObject());
                 listed.put(ObjectKey.of(object), object);
@@ -304,23 +271,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             continueToken = stringOrNull(metadata, "continue");
         } while (continueToken != null && !continueToken.isEmpty());
 
-        // The whole list goes into the store before any listener hears of it: a pass woken by one
-        // change of the relist sees every other change of it in the cache. Then deletes (gone, or
-        // replaced under the same name), then adds and updates.
-        List<Runnable> notifications = new ArrayList<>();
-        for (Map.Entry<ObjectKey, T> old : new ArrayList<>(store.entrySet())) {
-            T now = listed.get(old.getKey());
-            if (now == null || !sameUid(old.getValue(), now)) {
-                store.remove(old.getKey());
-                notifications.add(() -> dispatchDelete(old.getValue()));
-            }
-        }
-        for (Map.Entry<ObjectKey, T> entry : listed.entrySet()) {
-            T previous = store.put(entry.getKey(), entry.getValue());
-            notifications.add(previous == null ? () -> dispatchAdd(entry.getValue())
-                    : () -> dispatchUpdate(previous, entry.getValue()));
-        }
-        notifications.forEach(Runnable::run);
+        store.replace(listed);
         resourceVersion = listVersion;
         listsDone.incrementAndGet();
         if (!initialListDone) {
@@ -361,10 +312,10 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             if (stopped) {
                 return false;
             }
-            contact();
+            contact.answered();
             established = true;
             for (Watch.Response<JsonObject> event : watch) {
-                lastContactMillis = System.currentTimeMillis();
+                contact.heard();
                 if (handle(event)) {
                     return true;
                 }
@@ -396,18 +347,12 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         switch (event.type) {
             case "ADDED", "MODIFIED" -> {
                 T object = decode(event.object);
-                T previous = store.put(ObjectKey.of(object), object);
-                if (previous == null) {
-                    dispatchAdd(object);
-                } else {
-                    dispatchUpdate(previous, object);
-                }
+                store.put(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "DELETED" -> {
                 T object = decode(event.object);
-                T previous = store.remove(ObjectKey.of(object));
-                dispatchDelete(previous != null ? previous : object);
+                store.remove(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "BOOKMARK" -> {
@@ -432,26 +377,6 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         return false;
     }
 
-    /**
-     * Client errors that retrying cannot fix: 401, 403, 404 (kind not served) and any other 4xx
-     * except 408, 409, 410 and 429 (for example 400 for a malformed label selector).
-     */
-    private void dispatchAdd(T object) {
-        listeners.forEach(listener -> listener.onAdd(object));
-    }
-
-    private void dispatchUpdate(T oldObject, T newObject) {
-        listeners.forEach(listener -> listener.onUpdate(oldObject, newObject));
-    }
-
-    private void dispatchDelete(T object) {
-        listeners.forEach(listener -> listener.onDelete(object));
-    }
-
-    private boolean sameUid(T a, T b) {
-        return Objects.equals(a.getMetadata().getUid(), b.getMetadata().getUid());
-    }
-
     private static String stringOrNull(JsonObject object, String member) {
         JsonElement value = object == null ? null : object.get(member);
         return value == null || value.isJsonNull() ? null : value.getAsString();
@@ -459,10 +384,6 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
 
     private static String rootMessage(Throwable e) {
         return rootCause(e).toString();
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /**
@@ -497,29 +418,19 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         return root;
     }
 
-    /** The API server answered: reconnection delays start from the beginning again. */
-    private void contact() {
-        if (!connected && lastProblem != null) {
-            LOG.info(() -> "The API server answers the informer of " + describe() + " again");
-        }
-        connected = true;
-        lastContactMillis = System.currentTimeMillis();
-        reconnectFailures = 0;
-    }
-
     /** True while the last list or watch of this informer reached the API server. */
     public boolean connected() {
-        return connected;
+        return contact.connected();
     }
 
     /** When the API server last answered this informer (epoch milliseconds), 0 before the first answer. */
     public long lastContactMillis() {
-        return lastContactMillis;
+        return contact.lastContactMillis();
     }
 
     /** Why the last list or watch failed, or null. */
     public String lastProblem() {
-        return lastProblem;
+        return contact.lastProblem();
     }
 
     private void sleep(Duration d) throws InterruptedException {

@@ -1,30 +1,20 @@
 package dev.mooring.engine.admission;
 
-import com.google.gson.JsonParser;
 import dev.mooring.api.admission.AdmissionDenied;
 import dev.mooring.api.admission.AdmissionRequest;
 import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.UserInfo;
 import dev.mooring.api.patch.Patches;
 import dev.mooring.engine.RequestScope;
-import dev.mooring.engine.kube.Kinds;
-import dev.mooring.engine.kube.Models;
-import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.JSON;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import jakarta.json.JsonArray;
-import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,9 +71,8 @@ public final class AdmissionDispatcher {
      * One provider for every JSON-P value this class makes: each {@code Json.*} call would look
      * the provider up again (see {@link BoundedJson}). Providers are stateless and thread-safe.
      */
-    private static final JsonProvider JSON_P = JsonProvider.provider();
-    private static final String API_VERSION = "admission.k8s.io/v1";
-    private static final int MAX_DETAIL = 300;
+    static final JsonProvider JSON_P = JsonProvider.provider();
+    static final String API_VERSION = "admission.k8s.io/v1";
 
     /**
      * An HTTP answer: status and JSON body.
@@ -120,17 +109,6 @@ public final class AdmissionDispatcher {
 
     /** A request that passed every check: what the method gets, and what the patch needs. */
     private record Decoded(TypedAdmissionRequest<?> request, JsonObject sentObject, JsonValue decodedObject) {
-    }
-
-    /** A failed check, carrying its answer. */
-    private static final class Refused extends Exception {
-        private static final long serialVersionUID = 1L;
-        private final transient Answer answer;
-
-        Refused(Answer answer) {
-            super(null, null, false, false);
-            this.answer = answer;
-        }
     }
 
     private final Map<String, BoundRoute> routes = new LinkedHashMap<>();
@@ -197,7 +175,7 @@ public final class AdmissionDispatcher {
             X509Certificate[] clientChain) {
         BoundRoute bound = routes.get(path);
         if (bound == null) {
-            return message(404, "Unknown webhook path");
+            return ReviewAnswers.message(404, "Unknown webhook path");
         }
         AdmissionRoute route = bound.route();
         long start = System.nanoTime();
@@ -211,32 +189,32 @@ public final class AdmissionDispatcher {
             X509Certificate[] clientChain, long start) {
         AdmissionRoute route = bound.route();
         if (!secure) {
-            return message(403, "Admission webhooks are served over HTTPS only");
+            return ReviewAnswers.message(403, "Admission webhooks are served over HTTPS only");
         }
         String refusal = clients.refusal(clientChain);
         if (refusal != null) {
             LOG.fine(() -> "A request to " + route.path() + " refused: " + refusal);
-            return message(403, "Client certificate refused: " + refusal);
+            return ReviewAnswers.message(403, "Client certificate refused: " + refusal);
         }
         if (!"POST".equals(method)) {
-            return message(405, "Webhook requests require POST");
+            return ReviewAnswers.message(405, "Webhook requests require POST");
         }
         if (contentType == null || !contentType.split(";", 2)[0].trim().equalsIgnoreCase("application/json")) {
-            return message(415, "Expected application/json");
+            return ReviewAnswers.message(415, "Expected application/json");
         }
         byte[] bytes;
         try {
             bytes = readAtMost(body, MAX_BODY_BYTES);
         } catch (IOException e) {
-            return message(400, "The AdmissionReview could not be read: " + e.getMessage());
+            return ReviewAnswers.message(400, "The AdmissionReview could not be read: " + e.getMessage());
         }
         if (bytes == null) {
-            return message(413, "AdmissionReview exceeds " + MAX_BODY_BYTES + " bytes");
+            return ReviewAnswers.message(413, "AdmissionReview exceeds " + MAX_BODY_BYTES + " bytes");
         }
         Optional<DecodeBudget.Ticket> ticket = budget.enter(bytes.length);
         if (ticket.isEmpty()) {
             LOG.fine(() -> "A review of " + bytes.length + " bytes refused: " + budget.slots() + " large reviews are being decoded");
-            return message(429, "Too many large AdmissionReviews are being decoded at once (" + budget.slots()
+            return ReviewAnswers.message(429, "Too many large AdmissionReviews are being decoded at once (" + budget.slots()
                     + "); try again");
         }
         Decoded decoded;
@@ -261,7 +239,7 @@ public final class AdmissionDispatcher {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.warning(() -> "Admission is overloaded: every admission thread is busy and the queue is full; " + request
                     + " refused (mooring.admission.threads, mooring.admission.queue)");
-            return message(503, "Admission webhook is overloaded: every admission thread is busy", request.uid());
+            return ReviewAnswers.message(503, "Admission webhook is overloaded: every admission thread is busy", request.uid());
         }
         Object result;
         try {
@@ -272,19 +250,19 @@ public final class AdmissionDispatcher {
             call.cancel(true);
             LOG.warning(() -> "Admission method " + route.describe() + " did not answer " + request + " within "
                     + route.timeoutSeconds() + " s");
-            return message(504, "Admission webhook timed out", request.uid());
+            return ReviewAnswers.message(504, "Admission webhook timed out", request.uid());
         } catch (InterruptedException e) {
             call.cancel(true);
             Thread.currentThread().interrupt();
-            return message(503, "The server is stopping", request.uid());
+            return ReviewAnswers.message(503, "The server is stopping", request.uid());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof AdmissionDenied denied) {
-                return denial(request, denied.code(), denied.reason(), denied.getMessage());
+                return ReviewAnswers.denial(request, denied.code(), denied.reason(), denied.getMessage());
             }
             return failure(route, request, e.getCause());
         }
         if (!route.mutating() || result == null) {
-            return allowed(request, null);
+            return ReviewAnswers.allowed(request, null);
         }
         if (!route.requestModel().isInstance(result)) {
             return failure(route, request, new IllegalStateException("returned " + result.getClass().getName() + ", not "
@@ -296,7 +274,7 @@ public final class AdmissionDispatcher {
         } catch (RuntimeException e) {
             return failure(route, request, e);
         }
-        return allowed(request, patch.isEmpty() ? null : patch);
+        return ReviewAnswers.allowed(request, patch.isEmpty() ? null : patch);
     }
 
     private Decoded decode(AdmissionRoute route, byte[] bytes, DecodeBudget.Ticket ticket) throws Refused {
@@ -307,29 +285,29 @@ public final class AdmissionDispatcher {
             if (e.overDeadline()) {
                 throw overDeadline(bytes.length);
             }
-            throw invalid(null, e.getMessage());
+            throw ReviewChecks.invalid(null, e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw invalid(null, e.getMessage());
+            throw ReviewChecks.invalid(null, e.getMessage());
         }
         if (!API_VERSION.equals(review.apiVersion()) || !"AdmissionReview".equals(review.kind())) {
-            throw invalid(null, "expected apiVersion " + API_VERSION + " and kind AdmissionReview");
+            throw ReviewChecks.invalid(null, "expected apiVersion " + API_VERSION + " and kind AdmissionReview");
         }
         ReviewDocument.Request request = review.request();
         if (request == null) {
-            throw invalid(null, "the review has no request");
+            throw ReviewChecks.invalid(null, "the review has no request");
         }
         if (request.uid() == null || request.uid().isBlank()) {
-            throw invalid(null, "request.uid is missing");
+            throw ReviewChecks.invalid(null, "request.uid is missing");
         }
         String uid = request.uid();
-        Operation operation = operation(uid, request.operation());
+        Operation operation = ReviewChecks.operation(uid, request.operation());
         if (!route.operations().contains(operation)) {
-            throw invalid(uid, "this webhook admits " + route.operations() + ", not " + operation);
+            throw ReviewChecks.invalid(uid, "this webhook admits " + route.operations() + ", not " + operation);
         }
-        checkResource(route, uid, request);
-        checkObjects(uid, operation, request);
-        KubernetesObject object = typed(route, uid, request.object(), "object");
-        KubernetesObject oldObject = typed(route, uid, request.oldObject(), "oldObject");
+        ReviewChecks.checkResource(route, uid, request);
+        ReviewChecks.checkObjects(uid, operation, request);
+        KubernetesObject object = ReviewChecks.typed(route, uid, request.object(), "object");
+        KubernetesObject oldObject = ReviewChecks.typed(route, uid, request.oldObject(), "oldObject");
         if (ticket.expired()) {
             throw overDeadline(bytes.length);
         }
@@ -342,142 +320,15 @@ public final class AdmissionDispatcher {
         return new Decoded(typed, request.object(), decodedObject);
     }
 
-    private static Operation operation(String uid, String operation) throws Refused {
-        if (operation != null) {
-            for (Operation known : Operation.values()) {
-                if (known.name().equals(operation)) {
-                    return known;
-                }
-            }
-        }
-        throw invalid(uid, "request.operation " + quote(operation) + " is not CREATE, UPDATE, DELETE or CONNECT");
-    }
-
-    private static void checkResource(AdmissionRoute route, String uid, ReviewDocument.Request request) throws Refused {
-        ResourceType<?> expected = route.requestKind();
-        ReviewDocument.GroupVersionKind kind = request.kind();
-        if (kind == null) {
-            throw invalid(uid, "request.kind is missing");
-        }
-        if (expected != null && !(expected.group().equals(kind.group()) && expected.version().equals(kind.version())
-                && expected.kind().equals(kind.kind()))) {
-            throw invalid(uid, "request.kind " + gvk(kind.group(), kind.version(), kind.kind()) + " is not "
-                    + gvk(expected.group(), expected.version(), expected.kind()) + ", the kind this webhook admits");
-        }
-        ReviewDocument.GroupVersionResource resource = request.resource();
-        ResourceType<?> target = route.target();
-        if (resource == null || !target.group().equals(resource.group()) || !target.version().equals(resource.version())
-                || !route.plural().equals(resource.resource())) {
-            throw invalid(uid, "request.resource " + (resource == null ? "(missing)" : gvk(resource.group(), resource.version(),
-                    resource.resource())) + " is not " + gvk(target.group(), target.version(), route.plural()));
-        }
-        String subresource = request.subResource();
-        if (!route.subresource().equals(subresource)) {
-            throw invalid(uid, "request.subResource " + quote(subresource) + " is not " + quote(route.subresource()));
-        }
-    }
-
-    private static void checkObjects(String uid, Operation operation, ReviewDocument.Request request) throws Refused {
-        boolean hasObject = request.object() != null;
-        boolean hasOld = request.oldObject() != null;
-        boolean fits = switch (operation) {
-            case CREATE, CONNECT -> hasObject && !hasOld;
-            case UPDATE -> hasObject && hasOld;
-            case DELETE -> !hasObject && hasOld;
-        };
-        if (!fits) {
-            throw invalid(uid, "a " + operation + " request " + switch (operation) {
-                case CREATE, CONNECT -> "has an object and no oldObject";
-                case UPDATE -> "has an object and an oldObject";
-                case DELETE -> "has an oldObject and no object";
-            });
-        }
-    }
-
-    private static KubernetesObject typed(AdmissionRoute route, String uid, JsonObject json, String field) throws Refused {
-        if (json == null) {
-            return null;
-        }
-        ResourceType<?> expected = route.requestKind();
-        if (expected != null) {
-            String apiVersion = json.get("apiVersion") instanceof jakarta.json.JsonString s ? s.getString() : null;
-            String kind = json.get("kind") instanceof jakarta.json.JsonString s ? s.getString() : null;
-            if (!expected.apiVersion().equals(apiVersion) || !expected.kind().equals(kind)) {
-                throw invalid(uid, "request." + field + " is " + quote(apiVersion) + " " + quote(kind) + ", not "
-                        + expected.apiVersion() + " " + expected.kind());
-            }
-        }
-        try {
-            String text = json.toString();
-            if (DynamicKubernetesObject.class.equals(route.requestModel())) {
-                return new DynamicKubernetesObject(JsonParser.parseString(text).getAsJsonObject());
-            }
-            return JSON.getGson().fromJson(text, route.requestModel());
-        } catch (RuntimeException | StackOverflowError e) {
-            String problem = e instanceof RuntimeException runtime ? Models.decodeFailure(runtime) : "nested too deeply";
-            throw new Refused(new Answer(200, response(uid, false, 422, "Invalid", "Invalid "
-                    + route.requestModel().getSimpleName() + " in request." + field + ": " + problem, null, List.of()), true));
-        }
-    }
-
     private Answer failure(AdmissionRoute route, AdmissionRequest<?> request, Throwable cause) {
         LOG.log(Level.WARNING, "Admission method " + route.describe() + " failed on " + request, cause);
-        return denial(request, 500, "InternalError", "Admission webhook " + route.path() + " failed; the operator log has the cause");
-    }
-
-    private static Answer allowed(TypedAdmissionRequest<?> request, JsonArray patch) {
-        return new Answer(200, response(request.uid(), true, 0, null, null, patch, request.warnings()));
-    }
-
-    private static Answer denial(AdmissionRequest<?> request, int code, String reason, String message) {
-        List<String> warnings = request instanceof TypedAdmissionRequest<?> typed ? typed.warnings() : List.of();
-        return new Answer(200, response(request.uid(), false, code, reason, message, null, warnings), true);
-    }
-
-    private static String response(String uid, boolean allowed, int code, String reason, String message, JsonArray patch,
-            List<String> warnings) {
-        JsonObjectBuilder response = JSON_P.createObjectBuilder().add("uid", uid).add("allowed", allowed);
-        if (!allowed) {
-            JsonObjectBuilder status = JSON_P.createObjectBuilder().add("code", code).add("message", message);
-            if (reason != null && !reason.isEmpty()) {
-                status.add("reason", reason);
-            }
-            response.add("status", status);
-        }
-        if (patch != null) {
-            response.add("patchType", "JSONPatch")
-                    .add("patch", Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
-        }
-        if (!warnings.isEmpty()) {
-            JsonArrayBuilder list = JSON_P.createArrayBuilder();
-            warnings.forEach(list::add);
-            response.add("warnings", list);
-        }
-        return JSON_P.createObjectBuilder().add("apiVersion", API_VERSION).add("kind", "AdmissionReview")
-                .add("response", response).build().toString();
+        return ReviewAnswers.denial(request, 500, "InternalError", "Admission webhook " + route.path() + " failed; the operator log has the cause");
     }
 
     private Refused overDeadline(int bytes) {
         LOG.fine(() -> "A review of " + bytes + " bytes was not decoded within " + budget.perDecode().toMillis() + " ms");
-        return new Refused(message(429, "The AdmissionReview was not decoded within " + budget.perDecode().toMillis()
+        return new Refused(ReviewAnswers.message(429, "The AdmissionReview was not decoded within " + budget.perDecode().toMillis()
                 + " ms; try again"));
-    }
-
-    private static Refused invalid(String uid, String why) {
-        return new Refused(message(400, "Invalid or mismatched " + API_VERSION + " AdmissionReview: " + why, uid));
-    }
-
-    private static Answer message(int status, String message) {
-        return message(status, message, null);
-    }
-
-    /** An error answer: the message, and the request's uid when it was readable. */
-    private static Answer message(int status, String message, String uid) {
-        JsonObjectBuilder body = JSON_P.createObjectBuilder().add("message", message);
-        if (uid != null) {
-            body.add("uid", uid);
-        }
-        return new Answer(status, body.build().toString());
     }
 
     /** The stream's bytes, or null when there are more than {@code limit}. */
@@ -499,16 +350,4 @@ public final class AdmissionDispatcher {
         return out.toByteArray();
     }
 
-    private static String gvk(String group, String version, String name) {
-        return (group == null || group.isEmpty() ? "" : group + "/") + version + " " + name;
-    }
-
-    private static String quote(String value) {
-        return value == null ? "(missing)" : "'" + shorten(value) + "'";
-    }
-
-    private static String shorten(String text) {
-        String oneLine = text.replaceAll("\\s+", " ");
-        return oneLine.length() <= MAX_DETAIL ? oneLine : oneLine.substring(0, MAX_DETAIL) + "...";
-    }
 }

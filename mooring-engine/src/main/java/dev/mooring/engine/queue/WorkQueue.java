@@ -3,12 +3,9 @@ package dev.mooring.engine.queue;
 import dev.mooring.engine.kube.Backoff;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -63,11 +60,7 @@ public final class WorkQueue<K> {
     private final ArrayDeque<K> ready = new ArrayDeque<>();
     private final Set<K> dirty = new HashSet<>();
     private final Set<K> processing = new HashSet<>();
-    // Delayed keys: the authoritative deadline per key, plus a heap ordered by deadline whose
-    // entries are stale when they no longer match `deadlines` (lazy deletion).
-    private final Map<K, Delayed<K>> deadlines = new HashMap<>();
-    private final PriorityQueue<Delayed<K>> heap = new PriorityQueue<>();
-    private long sequence;
+    private final DelayedKeys<K> delayed = new DelayedKeys<>();
     private boolean shuttingDown;
     private boolean immediate;
 
@@ -138,7 +131,7 @@ public final class WorkQueue<K> {
             if (shuttingDown) {
                 return;
             }
-            deadlines.remove(key);
+            delayed.cancel(key);
             enqueue(key);
         } finally {
             lock.unlock();
@@ -233,11 +226,11 @@ public final class WorkQueue<K> {
                 if (shuttingDown) {
                     return Optional.empty();
                 }
-                Delayed<K> next = nextDelayed();
-                if (next == null) {
+                long next = delayed.nanosUntilNext(ticker.getAsLong());
+                if (next < 0) {
                     workChanged.await();
                 } else {
-                    workChanged.awaitNanos(Math.max(1, next.deadline - ticker.getAsLong()));
+                    workChanged.awaitNanos(next);
                 }
             }
         } finally {
@@ -304,8 +297,7 @@ public final class WorkQueue<K> {
         lock.lock();
         try {
             shuttingDown = true;
-            deadlines.clear();
-            heap.clear();
+            delayed.clear();
             if (immediate) {
                 this.immediate = true;
                 ready.clear();
@@ -341,7 +333,7 @@ public final class WorkQueue<K> {
         lock.lockInterruptibly();
         try {
             promoteDue();
-            while (!ready.isEmpty() || !processing.isEmpty() || !deadlines.isEmpty()) {
+            while (!ready.isEmpty() || !processing.isEmpty() || !delayed.isEmpty()) {
                 long left = end - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -381,7 +373,7 @@ public final class WorkQueue<K> {
         lock.lock();
         try {
             promoteDue();
-            return deadlines.size();
+            return delayed.size();
         } finally {
             lock.unlock();
         }
@@ -404,35 +396,13 @@ public final class WorkQueue<K> {
         if (shuttingDown || dirty.contains(key)) {
             return;
         }
-        long deadline = ticker.getAsLong() + delayNanos;
-        Delayed<K> existing = deadlines.get(key);
-        if (existing != null && existing.deadline - deadline <= 0) {
-            return;
+        if (delayed.schedule(key, ticker.getAsLong() + delayNanos)) {
+            workChanged.signalAll();
         }
-        Delayed<K> entry = new Delayed<>(key, deadline, sequence++);
-        deadlines.put(key, entry);
-        heap.add(entry);
-        workChanged.signalAll();
     }
 
     private void promoteDue() {
-        long now = ticker.getAsLong();
-        Delayed<K> head;
-        while ((head = heap.peek()) != null && head.deadline - now <= 0) {
-            heap.poll();
-            if (deadlines.get(head.key) == head) {
-                deadlines.remove(head.key);
-                enqueue(head.key);
-            }
-        }
-    }
-
-    private Delayed<K> nextDelayed() {
-        Delayed<K> head;
-        while ((head = heap.peek()) != null && deadlines.get(head.key) != head) {
-            heap.poll();
-        }
-        return head;
+        delayed.promoteDue(ticker.getAsLong(), this::enqueue);
     }
 
     private K take() {
@@ -442,13 +412,5 @@ public final class WorkQueue<K> {
             processing.add(key);
         }
         return key;
-    }
-
-    private record Delayed<K>(K key, long deadline, long sequence) implements Comparable<Delayed<K>> {
-        @Override
-        public int compareTo(Delayed<K> other) {
-            int byDeadline = Long.compare(deadline - other.deadline, 0);
-            return byDeadline != 0 ? byDeadline : Long.compare(sequence, other.sequence);
-        }
     }
 }
