@@ -13,6 +13,7 @@ import dev.mooring.engine.kube.Models;
 import dev.mooring.examples.admission.DatabasePolicy;
 import dev.mooring.examples.admission.DeploymentPolicy;
 import dev.mooring.examples.admission.PodPolicy;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.common.KubernetesObject;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.engine.admission.WebhookTls;
 import dev.mooring.examples.admission.DeploymentPolicy;
+import dev.mooring.test.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

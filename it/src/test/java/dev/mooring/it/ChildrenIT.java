@@ -11,6 +11,7 @@ import dev.mooring.api.Result;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

@@ -9,6 +9,7 @@ import dev.mooring.api.Context;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
 import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.ElectionSettings;
 import dev.mooring.engine.LeaderElector;
 import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.util.Config;
@@ -35,7 +37,7 @@ class ElectionIT {
 
     private LeaderElector elector(ApiClient client, String namespace, String identity, Duration lease, Duration renew,
             Duration retry) {
-        return new LeaderElector(new KubeHttp(client), new LeaderElector.Settings("election", namespace, identity, lease, renew, retry));
+        return new LeaderElector(new KubeHttp(client), new ElectionSettings("election", namespace, identity, lease, renew, retry));
     }
 
     private Future<?> run(LeaderElector elector, int id) {
@@ -198,10 +200,10 @@ class ElectionIT {
 
     @Test
     void settingsAreValidated() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new LeaderElector.Settings("lease",
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ElectionSettings("lease",
                 "default", "me", Duration.ofSeconds(15), Duration.ofSeconds(20), Duration.ofSeconds(2)));
         assertTrue(e.getMessage().contains("mooring.leader-election.renew-deadline"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new LeaderElector.Settings("Bad_Name", "default", "me",
+        assertThrows(IllegalArgumentException.class, () -> new ElectionSettings("Bad_Name", "default", "me",
                 Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2)));
     }
 }

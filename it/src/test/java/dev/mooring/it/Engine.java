@@ -5,6 +5,7 @@ import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;

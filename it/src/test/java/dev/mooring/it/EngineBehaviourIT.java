@@ -9,6 +9,7 @@ import dev.mooring.api.Result;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;

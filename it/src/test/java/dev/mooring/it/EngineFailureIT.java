@@ -9,6 +9,7 @@ import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

@@ -7,6 +7,7 @@ import dev.mooring.api.ObjectKey;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.util.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.stack.FreePorts;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,12 +52,9 @@ class ImageIT {
         Files.setPosixFilePermissions(kube, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.copy(Testbed.runDir().resolve("token.kubeconfig"), kube.resolve("config"));
         Files.setPosixFilePermissions(kube.resolve("config"), PosixFilePermissions.fromString("rw-r--r--"));
-        int http;
-        int https;
-        try (ServerSocket a = new ServerSocket(0); ServerSocket b = new ServerSocket(0)) {
-            http = a.getLocalPort();
-            https = b.getLocalPort();
-        }
+        int[] ports = FreePorts.pick(2);
+        int http = ports[0];
+        int https = ports[1];
         List<String> options = new java.util.ArrayList<>(List.of("-e", "HTTP_PORT=" + http, "-e", "HTTPS_PORT=" + https,
                 "-e", "KUBECONFIG=/var/run/mooring/kube/config",
                 "-v", kube + ":/var/run/mooring/kube:ro"));

@@ -12,6 +12,7 @@ import dev.mooring.it.install.SprocketValidator;
 import dev.mooring.manifests.GenerateManifests;
 import dev.mooring.manifests.Installer;
 import dev.mooring.manifests.ManifestFolder;
+import dev.mooring.test.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

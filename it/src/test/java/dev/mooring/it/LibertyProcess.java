@@ -1,6 +1,9 @@
 package dev.mooring.it;
 
-import java.net.ServerSocket;
+import dev.mooring.stack.FreePorts;
+import dev.mooring.stack.LibertyRuntime;
+import dev.mooring.stack.LibertyServer;
+import dev.mooring.test.Eventually;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,10 +15,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A Liberty server with an EAR, created by scripts/liberty.sh and started outside Arquillian. */
+/** A Liberty server with an EAR, written by the local stack's launcher and started outside Arquillian. */
 final class LibertyProcess {
 
     final String name;
@@ -39,22 +43,19 @@ final class LibertyProcess {
      */
     static LibertyProcess start(String name, Path usr, Path ear, Map<String, String> environment, String... properties)
             throws Exception {
-        int http;
-        int https;
-        try (ServerSocket a = new ServerSocket(0); ServerSocket b = new ServerSocket(0)) {
-            http = a.getLocalPort();
-            https = b.getLocalPort();
+        int[] ports = FreePorts.pick(2);
+        int http = ports[0];
+        int https = ports[1];
+        Map<String, String> bootstrap = new LinkedHashMap<>();
+        bootstrap.put("http.host", "127.0.0.1");
+        for (String property : properties) {
+            int equals = property.indexOf('=');
+            bootstrap.put(property.substring(0, equals), property.substring(equals + 1));
         }
-        Path script = Path.of(System.getProperty("mooring.it.root"), "scripts/liberty.sh");
-        List<String> command = new ArrayList<>(List.of("bash", script.toString(), "server", usr.toString(), name,
-                Integer.toString(http), Integer.toString(https), "http.host=127.0.0.1"));
-        command.addAll(List.of(properties));
-        Process create = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(create.getInputStream().readAllBytes()).trim();
-        if (create.waitFor() != 0) {
-            throw new IllegalStateException("creating server " + name + " failed: " + output);
-        }
-        Files.copy(ear, usr.resolve("servers/" + name + "/dropins/" + ear.getFileName()));
+        LibertyServer created = LibertyRuntime.at(Path.of(System.getProperty("mooring.it.wlp.home"))).createServer(usr, name,
+                LibertyRuntime.Configuration.fromFolder(Path.of(System.getProperty("mooring.it.root"), "liberty-config/src/main/liberty/config")),
+                http, https, bootstrap);
+        Files.copy(ear, created.dir().resolve("dropins").resolve(ear.getFileName().toString()));
         LibertyProcess server = new LibertyProcess(name, http, https, usr, environment);
         server.command("start");
         Eventually.await(name + " live", Duration.ofSeconds(120), () -> server.get("/health/live"),

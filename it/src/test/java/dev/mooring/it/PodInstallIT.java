@@ -10,6 +10,7 @@ import dev.mooring.examples.admission.PodPolicy;
 import dev.mooring.manifests.GenerateManifests;
 import dev.mooring.manifests.Installer;
 import dev.mooring.manifests.ManifestFolder;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.util.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;

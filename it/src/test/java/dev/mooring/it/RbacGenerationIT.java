@@ -26,6 +26,7 @@ import dev.mooring.examples.snippets.Widget;
 import dev.mooring.examples.snippets.WidgetController;
 import dev.mooring.it.widget.WidgetCrd;
 import dev.mooring.manifests.Rbac;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.util.Config;
@@ -288,7 +289,7 @@ class RbacGenerationIT {
         }
         ExecutorService executor = Executors.newCachedThreadPool();
         Path files = java.nio.file.Files.createTempDirectory(runDir, "certificates");
-        var settings = new dev.mooring.engine.admission.SelfManagedCertificates.Settings(run.namespace, run.name + "-tls", run.name,
+        var settings = new dev.mooring.engine.admission.CertificateSettings(run.namespace, run.name + "-tls", run.name,
                 configuration, run.name, Duration.ofDays(90), Duration.ofDays(3650), true, true);
         List<dev.mooring.engine.admission.SelfManagedCertificates> replicas = new java.util.ArrayList<>();
         try {

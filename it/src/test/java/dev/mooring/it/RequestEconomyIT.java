@@ -18,6 +18,7 @@ import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.engine.model.StagePlan;
 import dev.mooring.examples.snippets.Widget;
 import dev.mooring.it.widget.WidgetCrd;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

@@ -11,6 +11,7 @@ import dev.mooring.engine.admission.WebhookTls;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.Models;
 import dev.mooring.examples.admission.DeploymentPolicy;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;

@@ -12,6 +12,7 @@ import dev.mooring.engine.model.StagePlan;
 import dev.mooring.examples.snippets.Widget;
 import dev.mooring.examples.snippets.WidgetController;
 import dev.mooring.it.widget.WidgetCrd;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

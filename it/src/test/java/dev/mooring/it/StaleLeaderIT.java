@@ -3,6 +3,7 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.it.stale.SlowCreator;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

@@ -3,6 +3,7 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.mooring.test.Eventually;
 import jakarta.json.JsonObject;
 import java.time.Duration;
 import org.jboss.arquillian.container.test.api.Deployer;

@@ -15,6 +15,7 @@ import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.examples.snippets.Widget;
 import dev.mooring.it.widget.WidgetCrd;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;

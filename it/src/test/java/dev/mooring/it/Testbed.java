@@ -1,5 +1,7 @@
 package dev.mooring.it;
 
+import dev.mooring.stack.ApiServerLauncher;
+import dev.mooring.stack.StackCache;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -16,6 +18,10 @@ import java.util.UUID;
 
 /** The API server the tests run against (started by local-apiserver/local-apiserver.sh before the tests). */
 final class Testbed {
+
+    /** The launcher of this checkout's local API server, with the cache of the build ({@code MOORING_CACHE}). */
+    private static final ApiServerLauncher LAUNCHER = ApiServerLauncher.fromFolder(
+            Path.of(System.getProperty("mooring.it.root"), "local-apiserver"), StackCache.fromEnvironment(), System.out::println);
 
     private Testbed() {
     }
@@ -50,33 +56,17 @@ final class Testbed {
     }
 
     /** Start another testbed instance (free ports) with extra API server flags; returns its env file. */
-    static Properties up(Path runDir, String... extraArgs) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", System.getProperty("mooring.it.testbed.script"),
-                "up", runDir.toString()));
-        command.addAll(List.of(extraArgs));
-        run(new ProcessBuilder(command));
-        Properties properties = new Properties();
-        try (var reader = Files.newBufferedReader(runDir.resolve("testbed.env"))) {
-            properties.load(reader);
-        }
-        return properties;
+    static Properties up(Path runDir, String... extraArgs) throws IOException {
+        return LAUNCHER.up(runDir, extraArgs).environment();
     }
 
-    static void down(Path runDir) throws IOException, InterruptedException {
-        script("down", runDir.toString());
+    static void down(Path runDir) throws IOException {
+        LAUNCHER.down(runDir);
     }
 
     /** A bearer token of ServiceAccount namespace/name on the instance in {@code runDir}. */
-    static String token(Path runDir, String namespace, String name) throws IOException, InterruptedException {
-        Path runScript = Path.of(System.getProperty("mooring.it.testbed.script")).getParent().resolve("testbed/run.sh");
-        ProcessBuilder builder = new ProcessBuilder("bash", runScript.toString(), "token", namespace, name);
-        builder.environment().put("RUN_DIR", runDir.toString());
-        Process process = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String token = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
-        if (process.waitFor() != 0 || token.isEmpty()) {
-            throw new IllegalStateException("run.sh token failed");
-        }
-        return token;
+    static String token(Path runDir, String namespace, String name) throws IOException {
+        return LAUNCHER.token(runDir, namespace, name);
     }
 
     /** Compact etcd's history up to its current revision, so that older resourceVersions are gone (410). */
@@ -97,8 +87,8 @@ final class Testbed {
     }
 
     /** Stop the API server (etcd keeps its data). */
-    static void stop() throws IOException, InterruptedException {
-        script("down", runDir().toString());
+    static void stop() throws IOException {
+        LAUNCHER.down(runDir());
     }
 
     /**
@@ -106,7 +96,7 @@ final class Testbed {
      * (2379, 2380) are held meanwhile where they are free, as a local etcd or a second run on the
      * machine would hold them: the restart must pick free ones.
      */
-    static void restart(String port) throws IOException, InterruptedException {
+    static void restart(String port) throws IOException {
         List<java.net.ServerSocket> held = new java.util.ArrayList<>();
         for (int etcdDefault : new int[] {2379, 2380}) {
             try {
@@ -116,28 +106,13 @@ final class Testbed {
             }
         }
         try {
-            restartOn(port);
+            String flags = System.getProperty("mooring.it.testbed.args", "").trim();
+            LAUNCHER.restart(runDir(), Integer.parseInt(port), flags.isEmpty() ? new String[0] : flags.split("\\s+"));
         } finally {
             for (java.net.ServerSocket socket : held) {
                 socket.close();
             }
         }
-    }
-
-    private static void restartOn(String port) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", System.getProperty("mooring.it.testbed.script"), "up",
-                runDir().toString()));
-        command.addAll(List.of(System.getProperty("mooring.it.testbed.args", "").trim().split("\\s+")));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().put("PORT", port);
-        builder.environment().put("FRESH", "0");
-        run(builder);
-    }
-
-    private static void script(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", System.getProperty("mooring.it.testbed.script")));
-        command.addAll(List.of(args));
-        run(new ProcessBuilder(command));
     }
 
     private static void run(ProcessBuilder builder) throws IOException, InterruptedException {

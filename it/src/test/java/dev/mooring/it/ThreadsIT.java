@@ -10,6 +10,7 @@ import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.Models;
 import dev.mooring.it.threads.Shards;
 import dev.mooring.it.threads.ThreadsPolicy;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.common.KubernetesObject;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -13,6 +13,7 @@ import dev.mooring.api.patch.Patches;
 import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.LiveResourceClient;
+import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;

@@ -6,7 +6,6 @@ import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.KubernetesException;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.Models;
 import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.source.EventSource;
 import dev.mooring.engine.source.InformerListener;
@@ -51,9 +50,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private final KubeHttp lists;
     private final KubeHttp watches;
     private final ResourceType<T> type;
-    private final String namespace;
-    private final String labelSelector;
-    private final String fieldSelector;
+    private final InformerScope scope;
     private final List<java.util.function.Consumer<Throwable>> failureListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ApiContact contact;
 
@@ -87,12 +84,10 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
      */
     public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
             String fieldSelector, Duration backoffCap) {
-        this.fieldSelector = fieldSelector == null || fieldSelector.isBlank() ? null : fieldSelector;
         this.lists = lists;
         this.watches = watches;
         this.type = type;
-        this.namespace = type.namespaced() ? namespace : null;
-        this.labelSelector = labelSelector == null || labelSelector.isBlank() ? null : labelSelector;
+        this.scope = new InformerScope(type, namespace, labelSelector, fieldSelector);
         this.contact = new ApiContact(this::describe, backoffCap);
     }
 
@@ -116,7 +111,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
 
     /** The watched namespace, or null for all namespaces or a cluster-scoped kind. */
     public String namespace() {
-        return namespace;
+        return scope.namespace();
     }
 
     /**
@@ -223,22 +218,10 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         return store.size();
     }
 
-    /** A description for logs: kind, scope and selector. */
+    /** A description for logs: kind, scope and selectors. */
     @Override
     public String describe() {
-        return type.kind() + (namespace == null ? " (all namespaces)" : " in " + namespace)
-                + (labelSelector == null ? "" : " with labels " + labelSelector)
-                + (fieldSelector == null ? "" : " with fields " + fieldSelector);
-    }
-
-    /** Adds this informer's selectors to a list or watch query. */
-    private void select(Map<String, String> query) {
-        if (labelSelector != null) {
-            query.put("labelSelector", labelSelector);
-        }
-        if (fieldSelector != null) {
-            query.put("fieldSelector", fieldSelector);
-        }
+        return scope.describe();
     }
 
     /**
@@ -252,23 +235,22 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         String continueToken = null;
         String listVersion;
         do {
-            Map<String, String> query = new HashMap<>();
+            Map<String, String> query = scope.query();
             query.put("limit", Integer.toString(PAGE_SIZE));
             if (continueToken != null) {
                 query.put("continue", continueToken);
             } else if (!initialListDone) {
                 query.put("resourceVersion", "0");
             }
-            select(query);
-            JsonObject page = lists.get(type.collectionPath(namespace), query);
+            JsonObject page = lists.get(scope.path(), query);
             contact.answered();
             for (JsonElement item : page.getAsJsonArray("items")) {
-                T object = decode(item.getAsJsonObject());
+                T object = CachedObjects.decode(item.getAsJsonObject(), type);
                 listed.put(ObjectKey.of(object), object);
             }
             JsonObject metadata = page.getAsJsonObject("metadata");
-            listVersion = stringOrNull(metadata, "resourceVersion");
-            continueToken = stringOrNull(metadata, "continue");
+            listVersion = CachedObjects.string(metadata, "resourceVersion");
+            continueToken = CachedObjects.string(metadata, "continue");
         } while (continueToken != null && !continueToken.isEmpty());
 
         store.replace(listed);
@@ -281,33 +263,15 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         synced.countDown();
     }
 
-    /**
-     * The model of a listed or watched object, as the cache keeps it: without
-     * {@code metadata.managedFields} (null), as controller-runtime's caches strip them; they are
-     * often the larger part of an object and no reconcile decision needs them. A live read
-     * ({@code ResourceClient.get}) returns them.
-     */
-    private T decode(JsonObject json) {
-        if (json.get("metadata") instanceof JsonObject metadata) {
-            metadata.remove("managedFields");
-        }
-        T object = Models.fromJson(json, type);
-        if (object.getMetadata() != null) {
-            object.getMetadata().setManagedFields(null);
-        }
-        return object;
-    }
-
     /** One watch request; returns true when a relist is needed. */
     private boolean watchOnce() {
-        Map<String, String> query = new HashMap<>();
+        Map<String, String> query = scope.query();
         query.put("resourceVersion", resourceVersion);
         query.put("allowWatchBookmarks", "true");
         long timeout = MIN_WATCH_TIMEOUT.toSeconds();
         query.put("timeoutSeconds", Long.toString(timeout + ThreadLocalRandom.current().nextLong(timeout)));
-        select(query);
         boolean established = false;
-        try (Watch<JsonObject> watch = watches.watch(type.collectionPath(namespace), query)) {
+        try (Watch<JsonObject> watch = watches.watch(scope.path(), query)) {
             current = watch;
             if (stopped) {
                 return false;
@@ -327,7 +291,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             if (e instanceof KubernetesException kubernetes) {
                 throw kubernetes;
             }
-            if (established && !stopped && rootCause(e) instanceof java.net.SocketTimeoutException && serverAnswers()) {
+            if (established && !stopped && Failures.rootCause(e) instanceof java.net.SocketTimeoutException && serverAnswers()) {
                 // A quiet kind: an API server sends bookmarks only once its watch cache has seen a change of the
                 // kind (or etcd's progress notification, minutes apart), so an idle watch of a kind nobody changes
                 // stays silent. The server answered a request just now: resume the watch from where it was.
@@ -336,7 +300,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
                 return false;
             }
             // client-java reports a broken or timed-out stream as a RuntimeException wrapping an IOException
-            throw new KubernetesException(0, "", "The watch of " + describe() + " broke: " + rootMessage(e), e);
+            throw new KubernetesException(0, "", "The watch of " + describe() + " broke: " + Failures.rootCause(e), e);
         } finally {
             current = null;
         }
@@ -346,18 +310,18 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private boolean handle(Watch.Response<JsonObject> event) {
         switch (event.type) {
             case "ADDED", "MODIFIED" -> {
-                T object = decode(event.object);
+                T object = CachedObjects.decode(event.object, type);
                 store.put(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "DELETED" -> {
-                T object = decode(event.object);
+                T object = CachedObjects.decode(event.object, type);
                 store.remove(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "BOOKMARK" -> {
                 JsonObject metadata = event.object == null ? null : event.object.getAsJsonObject("metadata");
-                String version = metadata == null ? null : stringOrNull(metadata, "resourceVersion");
+                String version = CachedObjects.string(metadata, "resourceVersion");
                 if (version != null) {
                     resourceVersion = version;
                 }
@@ -377,26 +341,16 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         return false;
     }
 
-    private static String stringOrNull(JsonObject object, String member) {
-        JsonElement value = object == null ? null : object.get(member);
-        return value == null || value.isJsonNull() ? null : value.getAsString();
-    }
-
-    private static String rootMessage(Throwable e) {
-        return rootCause(e).toString();
-    }
-
     /**
      * Whether the API server answers a list of at most one object of this informer's scope, read
      * with the request client and its timeout (not the watch's connection settings): the check
      * that a silent watch is quiet, not dead.
      */
     private boolean serverAnswers() {
-        Map<String, String> query = new HashMap<>();
+        Map<String, String> query = scope.query();
         query.put("limit", "1");
-        select(query);
         try {
-            lists.get(type.collectionPath(namespace), query);
+            lists.get(scope.path(), query);
             quietWatches.incrementAndGet();
             return true;
         } catch (KubernetesException e) {
@@ -408,14 +362,6 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     /** Silent watches found quiet (the API server answered) and resumed without a reconnect. */
     public long quietWatches() {
         return quietWatches.get();
-    }
-
-    private static Throwable rootCause(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root;
     }
 
     /** True while the last list or watch of this informer reached the API server. */

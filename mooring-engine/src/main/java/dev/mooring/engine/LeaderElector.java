@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.regex.Pattern;
 
 /**
  * Elects one active replica with a coordination.k8s.io/v1 Lease.
@@ -40,48 +39,6 @@ import java.util.regex.Pattern;
 public final class LeaderElector {
 
     private static final Logger LOG = Logger.getLogger(LeaderElector.class.getName());
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
-    private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
-
-    /**
-     * Election settings.
-     *
-     * @param name the Lease name (a DNS subdomain)
-     * @param namespace the Lease namespace (a DNS label)
-     * @param identity this replica's identity, unique per live process, 1-128 characters
-     * @param leaseDuration the duration a holder advertises (whole seconds)
-     * @param renewDeadline how long a leader may fail to renew before it gives up
-     * @param retryPeriod the interval of acquisition and renewal attempts
-     */
-    public record Settings(String name, String namespace, String identity, Duration leaseDuration, Duration renewDeadline,
-            Duration retryPeriod) {
-
-        /**
-         * @throws IllegalArgumentException naming the setting, unless valid and
-         *     {@code 0 < retryPeriod < renewDeadline < leaseDuration}
-         */
-        public Settings {
-            if (name == null || name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
-                throw new IllegalArgumentException("mooring.leader-election.lease-name must be a DNS subdomain name, got '" + name + "'");
-            }
-            if (namespace == null || namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
-                throw new IllegalArgumentException("mooring.leader-election.namespace must be a DNS label, got '" + namespace + "'");
-            }
-            if (identity == null || identity.isEmpty() || identity.length() > 128) {
-                throw new IllegalArgumentException("mooring.leader-election.identity must have 1-128 characters, got '" + identity + "'");
-            }
-            if (leaseDuration.toMillis() % 1000 != 0 || leaseDuration.toSeconds() < 1 || leaseDuration.toSeconds() > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("mooring.leader-election.lease-duration must be a positive whole number of seconds, got "
-                        + leaseDuration);
-            }
-            if (!(retryPeriod.compareTo(Duration.ZERO) > 0 && retryPeriod.compareTo(renewDeadline) < 0
-                    && renewDeadline.compareTo(leaseDuration) < 0)) {
-                throw new IllegalArgumentException("Require 0 < mooring.leader-election.retry-period (" + retryPeriod
-                        + ") < mooring.leader-election.renew-deadline (" + renewDeadline
-                        + ") < mooring.leader-election.lease-duration (" + leaseDuration + ")");
-            }
-        }
-    }
 
     /** What the elector starts and stops. */
     public interface Leadership {
@@ -102,7 +59,7 @@ public final class LeaderElector {
     }
 
     private final KubeHttp http;
-    private final Settings settings;
+    private final ElectionSettings settings;
     private final LongSupplier nanoTime;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -118,17 +75,17 @@ public final class LeaderElector {
     private long observedAt;
     private String observedUid;
 
-    public LeaderElector(KubeHttp http, Settings settings) {
+    public LeaderElector(KubeHttp http, ElectionSettings settings) {
         this(http, settings, System::nanoTime);
     }
 
-    LeaderElector(KubeHttp http, Settings settings, LongSupplier nanoTime) {
+    LeaderElector(KubeHttp http, ElectionSettings settings, LongSupplier nanoTime) {
         this.http = http;
         this.settings = settings;
         this.nanoTime = nanoTime;
     }
 
-    public Settings settings() {
+    public ElectionSettings settings() {
         return settings;
     }
 

@@ -10,6 +10,7 @@ import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.engine.queue.RetryPolicy;
 import dev.mooring.engine.queue.WorkQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
@@ -46,7 +47,7 @@ public final class OperatorRuntime {
 
     /** Retry settings shared by the work queues and the informers' reconnects. */
     public record Retry(Duration baseDelay, Duration maxDelay) {
-        public static final Retry DEFAULT = new Retry(WorkQueue.DEFAULT_BASE_DELAY, WorkQueue.DEFAULT_MAX_DELAY);
+        public static final Retry DEFAULT = new Retry(RetryPolicy.DEFAULT_BASE_DELAY, RetryPolicy.DEFAULT_MAX_DELAY);
     }
 
     private final DiscoveredKinds types;
@@ -80,7 +81,7 @@ public final class OperatorRuntime {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry, PassObserver observer,
             String operatorNamespace) {
-        WorkQueue<ObjectKey> queue = new WorkQueue<>(retry.baseDelay(), retry.maxDelay(), WorkQueue.DEFAULT_JITTER);
+        WorkQueue<ObjectKey> queue = new WorkQueue<>(RetryPolicy.exponential(retry.baseDelay(), retry.maxDelay(), RetryPolicy.DEFAULT_JITTER), System::nanoTime);
         return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
                 namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
                 new EventRecorder(requests, "mooring/" + entry.definition().name(), operatorNamespace), observer,

@@ -14,6 +14,7 @@ import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.engine.queue.RetryPolicy;
 import dev.mooring.engine.queue.WorkQueue;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -55,8 +56,8 @@ class ControllerRunnerTest {
 
     private final AtomicLong ticker = new AtomicLong();
     /** Base delay 1 s, cap 60 s; the random source gives the middle of the jitter range, so a factor of 1. */
-    private final WorkQueue<ObjectKey> queue = new WorkQueue<>(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1,
-            ticker::get, () -> 0.5);
+    private final WorkQueue<ObjectKey> queue = new WorkQueue<>(
+            RetryPolicy.perKey(RetryPolicy.backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1).withRandom(() -> 0.5)), ticker::get);
     private final FakeSource<V1Deployment> source = new FakeSource<>(DEPLOYMENTS);
     private final RecordingClient client = new RecordingClient();
     private final List<Outcome.Kind> outcomes = new CopyOnWriteArrayList<>();

@@ -74,7 +74,7 @@ class LeaderElectorTest {
     private LeaderElector elector(String identity) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
-        return new LeaderElector(new KubeHttp(client), new LeaderElector.Settings("election", "ops", identity, LEASE, RENEW, RETRY),
+        return new LeaderElector(new KubeHttp(client), new ElectionSettings("election", "ops", identity, LEASE, RENEW, RETRY),
                 now::get);
     }
 

@@ -2,28 +2,31 @@ package dev.mooring.maven;
 
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.manifests.Installer;
+import dev.mooring.stack.ApiServerLauncher;
+import dev.mooring.stack.FreePorts;
+import dev.mooring.stack.LibertyRuntime;
+import dev.mooring.stack.LibertyServer;
+import dev.mooring.stack.RunningApiServer;
+import dev.mooring.stack.StackCache;
 import io.kubernetes.client.util.Config;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.RandomAccessFile;
-import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.logging.Log;
 
 /**
- * What {@code mooring:run} and {@code mooring:start} set up on this machine: Mooring's local API
- * server (from the {@code local-apiserver} zip of the plugin's version), the operator's
- * namespace and CRDs, a webhook serving certificate, Open Liberty (installed once into the
- * cache) and a server with Mooring's configuration. Downloads and builds go to
- * {@code ~/.cache/mooring} ({@code MOORING_CACHE}), keyed by version.
+ * What {@code mooring:run} and {@code mooring:start} set up on this machine, through the local
+ * stack's launcher: Mooring's local API server (from the {@code local-apiserver} zip of the
+ * plugin's version), the operator's namespace and CRDs, a webhook serving certificate, Open
+ * Liberty (installed once into the cache) and a server with Mooring's configuration. Downloads
+ * and builds go to {@code ~/.cache/mooring} ({@code MOORING_CACHE}), keyed by version.
  */
 final class LocalStack {
 
@@ -31,17 +34,14 @@ final class LocalStack {
     private final OperatorParts parts;
     private final String group;
     private final String version;
-    private final Path cache;
-    private Path tools;
+    private final StackCache cache = StackCache.fromEnvironment();
+    private ApiServerLauncher apiServers;
 
     LocalStack(Log log, OperatorParts parts, String group, String version) {
         this.log = log;
         this.parts = parts;
         this.group = group;
         this.version = version;
-        String configured = System.getenv("MOORING_CACHE");
-        this.cache = configured == null || configured.isBlank() ? Path.of(System.getProperty("user.home"), ".cache", "mooring")
-                : Path.of(configured);
     }
 
     /** The cluster of {@code KUBECONFIG}, or null when none is set. */
@@ -51,14 +51,13 @@ final class LocalStack {
     }
 
     /** Starts a local API server with its files in {@code directory}; answers its admin kubeconfig. */
-    String startApiServer(Path directory) throws IOException, InterruptedException, MojoExecutionException {
+    String startApiServer(Path directory) throws IOException, MojoExecutionException {
         log.info("Starting Mooring's local API server (its first build takes several minutes)");
-        script(tools().resolve("local-apiserver.sh"), "up", directory.toString());
-        return directory.resolve("admin.kubeconfig").toString();
+        return apiServers().up(directory).kubeconfig().toString();
     }
 
-    void stopApiServer(Path directory) throws IOException, InterruptedException, MojoExecutionException {
-        script(tools().resolve("local-apiserver.sh"), "down", directory.toString());
+    void stopApiServer(Path directory) throws IOException, MojoExecutionException {
+        apiServers().down(directory);
     }
 
     /** Applies the namespace and the CRDs of the manifests folder (when there is one), waiting until they are established. */
@@ -82,119 +81,48 @@ final class LocalStack {
      * {@code directory}, signed by the local API server's CA (from {@code apiServer}, or a CA of
      * its own when null).
      */
-    Path webhookTls(Path directory, String service, String namespace, Path apiServer)
-            throws IOException, InterruptedException, MojoExecutionException {
-        List<String> arguments = new ArrayList<>(List.of(directory.toString(), service, namespace));
-        if (apiServer != null) {
-            arguments.add(apiServer.resolve("certs/ca.crt").toString());
-            arguments.add(apiServer.resolve("certs/ca.key").toString());
-        }
-        script(tools().resolve("webhook-tls.sh"), arguments.toArray(String[]::new));
-        return directory;
+    Path webhookTls(Path directory, String service, String namespace, Path apiServer) throws IOException, MojoExecutionException {
+        return apiServers().webhookCertificate(directory, service, namespace, apiServer == null ? null : RunningApiServer.in(apiServer));
     }
 
-    /** Open Liberty's {@code wlp} folder, installed once. */
-    Path liberty() throws IOException, InterruptedException, MojoExecutionException {
+    /** Open Liberty, installed once. */
+    LibertyRuntime liberty() throws IOException, MojoExecutionException {
         String libertyVersion = libertyVersion();
-        return unpacked(parts.file("io.openliberty:openliberty-runtime:zip:" + libertyVersion),
-                cache.resolve("liberty").resolve(libertyVersion), "wlp/bin/server", false).resolve("wlp");
+        Path zip = parts.file("io.openliberty:openliberty-runtime:zip:" + libertyVersion);
+        log.info("Open Liberty " + libertyVersion + " in " + cache.folder(LibertyRuntime.PART, libertyVersion));
+        return LibertyRuntime.install(zip, libertyVersion, cache);
     }
 
     /**
-     * A server in {@code dir} with Mooring's configuration, a fixed heap, plain console logs,
-     * the ports, the namespace and the certificate, and the extra configuration files given
-     * (name → content) in {@code configDropins/overrides}.
+     * Server {@code name} under {@code usr} with Mooring's configuration, local to this
+     * machine ({@code http.host=localhost}), the namespace and the certificate, and the extra
+     * configuration files given (name → content) in {@code configDropins/overrides}.
      */
-    static void createServer(Path dir, int httpPort, int httpsPort, String namespace, Path tls, java.util.Map<String, String> overrides)
-            throws IOException {
-        Files.createDirectories(dir.resolve("apps"));
-        Files.createDirectories(dir.resolve("dropins"));
-        Files.createDirectories(dir.resolve("configDropins/overrides"));
-        EarMojo.writeLibertyConfig(dir);
-        Files.writeString(dir.resolve("jvm.options"), "-Xmx512m\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
-        Files.writeString(dir.resolve("bootstrap.properties"), String.join("\n",
-                "http.port=" + httpPort,
-                "https.port=" + httpsPort,
-                "http.host=localhost",
-                "com.ibm.ws.logging.console.format=simple",
-                "com.ibm.ws.logging.console.log.level=INFO",
-                "mooring.namespace=" + namespace,
-                "mooring.webhook.tls.cert-file=" + tls.resolve("tls.crt"),
-                "mooring.webhook.tls.key-file=" + tls.resolve("tls.key"),
-                ""), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
-        for (java.util.Map.Entry<String, String> override : overrides.entrySet()) {
-            Files.writeString(dir.resolve("configDropins/overrides").resolve(override.getKey()), override.getValue(),
-                    StandardCharsets.UTF_8);
+    static LibertyServer createServer(LibertyRuntime liberty, Path usr, String name, int httpPort, int httpsPort, String namespace,
+            Path tls, Map<String, String> overrides) throws IOException {
+        Map<String, String> bootstrap = new LinkedHashMap<>();
+        bootstrap.put("http.host", "localhost");
+        bootstrap.put("mooring.namespace", namespace);
+        bootstrap.put("mooring.webhook.tls.cert-file", tls.resolve("tls.crt").toString());
+        bootstrap.put("mooring.webhook.tls.key-file", tls.resolve("tls.key").toString());
+        LibertyServer server = liberty.createServer(usr, name, EarMojo::writeLibertyConfig, httpPort, httpsPort, bootstrap);
+        for (Map.Entry<String, String> override : overrides.entrySet()) {
+            Files.writeString(server.dir().resolve("configDropins/overrides").resolve(override.getKey()), override.getValue(),
+                    java.nio.charset.StandardCharsets.UTF_8);
         }
+        return server;
     }
 
     /** Two free loopback ports. */
-    static int[] freePorts() throws IOException {
-        try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
-            return new int[] {a.getLocalPort(), b.getLocalPort()};
-        }
+    static int[] freePorts() {
+        return FreePorts.pick(2);
     }
 
-    private Path tools() throws IOException, InterruptedException, MojoExecutionException {
-        if (tools == null) {
-            tools = unpacked(parts.file(group + ":local-apiserver:zip:" + version), cache.resolve("local-apiserver").resolve(version),
-                    "local-apiserver.sh", version.endsWith("-SNAPSHOT"));
+    private ApiServerLauncher apiServers() throws IOException, MojoExecutionException {
+        if (apiServers == null) {
+            apiServers = ApiServerLauncher.fromZip(parts.file(group + ":local-apiserver:zip:" + version), version, cache, log::info);
         }
-        return tools;
-    }
-
-    /**
-     * {@code zip} unpacked into {@code target} once; a {@code changing} zip (a snapshot) again when
-     * its content differs from last time.
-     */
-    private Path unpacked(Path zip, Path target, String marker, boolean changing)
-            throws IOException, InterruptedException, MojoExecutionException {
-        Files.createDirectories(target.getParent());
-        Path stamp = target.resolve(".unpacked-from");
-        String expected = changing ? sha256(zip) : ""; // the same stamp as mooring-test's, which unpacks the same zip here
-        try (RandomAccessFile lockFile = new RandomAccessFile(target.getParent().resolve(".lock").toFile(), "rw");
-                FileLock lock = lockFile.getChannel().lock()) {
-            if (Files.isRegularFile(target.resolve(marker)) && (!changing
-                    || Files.isRegularFile(stamp) && Files.readString(stamp).equals(expected))) {
-                return target;
-            }
-            log.info("Unpacking " + zip.getFileName() + " into " + target + " (once)");
-            Path temporary = Files.createTempDirectory(target.getParent(), ".unpack");
-            Process unzip = new ProcessBuilder("unzip", "-q", zip.toString(), "-d", temporary.toString()).inheritIO().start();
-            if (unzip.waitFor() != 0) {
-                throw new MojoExecutionException("unzip of " + zip + " failed (is unzip installed?)");
-            }
-            deleteRecursively(target);
-            Files.move(temporary, target);
-            Files.writeString(stamp, expected);
-            return target;
-        }
-    }
-
-    private void script(Path script, String... arguments) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("bash", script.toString()));
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("MOORING_CACHE", cache.toString());
-        Process process = builder.start();
-        try (InputStream output = process.getInputStream()) {
-            for (String line : new String(output.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-                if (!line.isBlank()) {
-                    log.info(line);
-                }
-            }
-        }
-        if (process.waitFor() != 0) {
-            throw new IOException(script.getFileName() + " " + String.join(" ", arguments) + " failed (output above)");
-        }
-    }
-
-    private static String sha256(Path file) throws IOException {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return apiServers;
     }
 
     private static String libertyVersion() throws IOException {
@@ -204,16 +132,4 @@ final class LocalStack {
         }
         return versions.getProperty("liberty.version");
     }
-
-    private static void deleteRecursively(Path path) throws IOException {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (var walk = Files.walk(path)) {
-            for (Path file : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
-    }
-
 }

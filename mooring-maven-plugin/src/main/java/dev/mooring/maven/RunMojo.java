@@ -1,6 +1,7 @@
 package dev.mooring.maven;
 
 import dev.mooring.manifests.Installer;
+import dev.mooring.stack.LibertyServer;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -70,11 +71,9 @@ public class RunMojo extends ResolvingMojo {
                 }
                 stack.applyNamespaceAndCrds(kubeconfig, namespace, manifests.toPath());
                 Path tls = stack.webhookTls(run.resolve("webhook-tls"), project.getArtifactId(), namespace, local ? apiserver : null);
-                Path wlp = stack.liberty();
                 String server = project.getArtifactId();
-                Path usr = run.resolve("usr");
-                Path serverDir = usr.resolve("servers").resolve(server);
-                LocalStack.createServer(serverDir, httpPort, httpsPort, namespace, tls, java.util.Map.of("mooring-run.xml", String.join("\n",
+                LibertyServer liberty = LocalStack.createServer(stack.liberty(), run.resolve("usr"), server, httpPort, httpsPort, namespace,
+                        tls, java.util.Map.of("mooring-run.xml", String.join("\n",
                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
                         "<server>",
                         "    <!-- the operator, read in place from the build; a change under target/classes restarts it -->",
@@ -85,27 +84,24 @@ public class RunMojo extends ResolvingMojo {
                 EarLayout layout = parts.layout(project, plugin.getGroupId(), plugin.getVersion(),
                         Path.of(project.getBuild().getOutputDirectory()));
                 layout.replaced().forEach(replaced -> getLog().warn("mooring:run leaves out " + replaced));
-                Path applicationXml = serverDir.resolve("apps/application.xml");
+                Path applicationXml = liberty.dir().resolve("apps/application.xml");
                 Files.writeString(applicationXml, layout.applicationXml(), StandardCharsets.UTF_8);
-                Files.writeString(serverDir.resolve("apps").resolve(server + ".ear.xml"), layout.looseXml(applicationXml),
+                Files.writeString(liberty.dir().resolve("apps").resolve(server + ".ear.xml"), layout.looseXml(applicationXml),
                         StandardCharsets.UTF_8);
 
                 getLog().info("");
                 getLog().info("Kubernetes:  KUBECONFIG=" + kubeconfig);
                 getLog().info("Liberty:     http://localhost:" + httpPort + "/health/ready   (logs: "
-                        + serverDir.resolve("logs/messages.log") + ")");
+                        + liberty.messagesLog() + ")");
                 getLog().info("Reload:      recompile (mvn compile in another terminal): Liberty restarts the application");
                 getLog().info("Ctrl-C stops Liberty" + (local ? " and the local API server" : ""));
                 getLog().info("");
 
-                ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), "run", server).inheritIO();
-                builder.environment().put("WLP_USER_DIR", usr.toString());
-                builder.environment().put("KUBECONFIG", kubeconfig);
-                Process liberty = builder.start();
+                Process process = liberty.runInForeground(java.util.Map.of("KUBECONFIG", kubeconfig));
                 // Ctrl-C reaches Liberty directly; a plain stop of Maven (SIGTERM) reaches only this hook
-                stopper = new Thread(() -> stop(liberty, wlp, usr, server, local ? apiserver : null, stack), "mooring:run stop");
+                stopper = new Thread(() -> stop(process, liberty, local ? apiserver : null, stack), "mooring:run stop");
                 Runtime.getRuntime().addShutdownHook(stopper);
-                int exit = liberty.waitFor();
+                int exit = process.waitFor();
                 getLog().info("Liberty exited (" + exit + ")");
             } finally {
                 if (stopper != null) {
@@ -129,17 +125,15 @@ public class RunMojo extends ResolvingMojo {
         }
     }
 
-    private void stop(Process liberty, Path wlp, Path usr, String server, Path apiserver, LocalStack stack) {
+    private void stop(Process process, LibertyServer liberty, Path apiserver, LocalStack stack) {
         try {
-            if (liberty.isAlive()) {
-                ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), "stop", server).inheritIO();
-                builder.environment().put("WLP_USER_DIR", usr.toString());
-                builder.start().waitFor();
+            if (process.isAlive()) {
+                liberty.stop(getLog()::info);
             }
             if (apiserver != null) {
                 stack.stopApiServer(apiserver);
             }
-        } catch (IOException | InterruptedException | MojoExecutionException e) {
+        } catch (IOException | MojoExecutionException e) {
             // stopping anyway
         }
     }

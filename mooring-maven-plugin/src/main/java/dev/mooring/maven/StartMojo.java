@@ -1,6 +1,7 @@
 package dev.mooring.maven;
 
 import dev.mooring.manifests.Installer;
+import dev.mooring.stack.LibertyRuntime;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -73,11 +74,11 @@ public class StartMojo extends ResolvingMojo {
             stack.applyNamespaceAndCrds(kubeconfig, namespace, manifests.toPath());
             Path tls = stack.webhookTls(dir.resolve("webhook-tls"), project.getArtifactId(), namespace,
                     state.containsKey("apiserver") ? apiserver : null);
-            Path wlp = stack.liberty();
+            LibertyRuntime wlp = stack.liberty();
             int[] ports = LocalStack.freePorts();
             String server = "mooring-test-" + ports[0];
             Path usr = dir.resolve("usr");
-            LocalStack.createServer(usr.resolve("servers").resolve(server), ports[0], ports[1], namespace, tls, Map.of("arquillian.xml",
+            LocalStack.createServer(wlp, usr, server, ports[0], ports[1], namespace, tls, Map.of("arquillian.xml",
                     String.join("\n",
                             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
                             "<server>",
@@ -90,7 +91,7 @@ public class StartMojo extends ResolvingMojo {
                             "")));
             Properties properties = project.getProperties();
             properties.setProperty("mooring.test.kubeconfig", kubeconfig);
-            properties.setProperty("mooring.test.wlp-home", wlp.toString());
+            properties.setProperty("mooring.test.wlp-home", wlp.home().toString());
             properties.setProperty("mooring.test.usr-dir", usr.toString());
             properties.setProperty("mooring.test.server", server);
             properties.setProperty("mooring.test.http-port", Integer.toString(ports[0]));
@@ -100,9 +101,6 @@ public class StartMojo extends ResolvingMojo {
             getLog().info("Ready for the integration tests: server " + server + " (HTTP " + ports[0] + "), KUBECONFIG=" + kubeconfig);
         } catch (IOException e) {
             throw new MojoExecutionException("mooring:start: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MojoExecutionException("mooring:start interrupted", e);
         } catch (Installer.StepFailed e) {
             throw new MojoFailureException("mooring:start could not apply the CRDs: " + e.getMessage(), e);
         }

@@ -35,9 +35,6 @@ public class StopMojo extends ResolvingMojo {
             Files.delete(state);
         } catch (IOException e) {
             throw new MojoExecutionException("mooring:stop: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MojoExecutionException("mooring:stop interrupted", e);
         }
     }
 }

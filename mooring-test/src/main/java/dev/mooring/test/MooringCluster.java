@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
@@ -57,40 +56,17 @@ public final class MooringCluster {
     public <T extends KubernetesObject> T awaitObject(Class<T> kind, String namespace, String name, Predicate<T> condition,
             Duration timeout) {
         ResourceClient client = client(namespace);
-        long end = System.nanoTime() + timeout.toNanos();
-        Optional<T> last = Optional.empty();
-        while (System.nanoTime() < end) {
-            last = client.get(kind, namespace, name);
-            if (last.isPresent() && condition.test(last.get())) {
-                return last.get();
-            }
-            pause();
-        }
-        throw new AssertionError(kind.getSimpleName() + " " + namespace + "/" + name + " did not satisfy the condition within "
-                + timeout + "; last seen: " + last.map(Object::toString).orElse("absent"));
+        return Eventually.await(kind.getSimpleName() + " " + namespace + "/" + name + " to satisfy the condition", timeout,
+                () -> client.get(kind, namespace, name), found -> found.isPresent() && condition.test(found.get())).get();
     }
 
     /**
-     * Waits until {@code condition} holds, checking every 100 ms.
+     * Waits until {@code condition} holds, checking every 100 ms ({@link Eventually} also waits
+     * on a value and retries a check that throws).
      *
      * @throws AssertionError naming {@code what} when the timeout passes first
      */
     public static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + timeout + ": " + what);
-            }
-            pause();
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted");
-        }
+        Eventually.await(what, timeout, condition::getAsBoolean);
     }
 }

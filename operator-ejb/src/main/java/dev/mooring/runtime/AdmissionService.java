@@ -8,6 +8,7 @@ import dev.mooring.engine.admission.AdmissionRoute;
 import dev.mooring.engine.admission.BoundRoute;
 import dev.mooring.engine.admission.ClientTrust;
 import dev.mooring.engine.admission.DecodeBudget;
+import dev.mooring.engine.admission.CertificateSettings;
 import dev.mooring.engine.admission.SelfManagedCertificates;
 import dev.mooring.engine.admission.ServingCertificate;
 import dev.mooring.engine.kube.DiscoveredKinds;
@@ -147,7 +148,7 @@ public class AdmissionService {
     }
 
     /** The self-managed certificates on the operator's connection, their watches running on managed threads. */
-    private SelfManagedCertificates selfManaged(SelfManagedCertificates.Settings settings,
+    private SelfManagedCertificates selfManaged(CertificateSettings settings,
             dev.mooring.engine.admission.WebhookTls tls) {
         KubernetesConnection kubernetes = connection.get();
         SelfManagedCertificates issuing = new SelfManagedCertificates(kubernetes.requests(), kubernetes.watches(), settings,

@@ -1,6 +1,6 @@
 package dev.mooring.runtime;
 
-import dev.mooring.engine.LeaderElector;
+import dev.mooring.engine.ElectionSettings;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.model.Durations;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -175,11 +175,11 @@ public class MooringConfig {
      *
      * @throws IllegalArgumentException naming the property whose value is missing or wrong
      */
-    public Optional<dev.mooring.engine.admission.SelfManagedCertificates.Settings> selfManagedCertificates() {
+    public Optional<dev.mooring.engine.admission.CertificateSettings> selfManagedCertificates() {
         return selfManagedCertificates(config, namespace());
     }
 
-    static Optional<dev.mooring.engine.admission.SelfManagedCertificates.Settings> selfManagedCertificates(Config config,
+    static Optional<dev.mooring.engine.admission.CertificateSettings> selfManagedCertificates(Config config,
             String namespace) {
         if (!selfManagedCertificates(config)) {
             return Optional.empty();
@@ -202,7 +202,7 @@ public class MooringConfig {
             throw new IllegalArgumentException(prefix + "ca-validity (" + caValidity + ") must not be less than " + prefix
                     + "validity (" + validity + ")");
         }
-        return Optional.of(new dev.mooring.engine.admission.SelfManagedCertificates.Settings(namespace, secret, service,
+        return Optional.of(new dev.mooring.engine.admission.CertificateSettings(namespace, secret, service,
                 configuration, account, validity, caValidity, true, true));
     }
 
@@ -340,18 +340,18 @@ public class MooringConfig {
      *
      * @throws IllegalArgumentException naming the property when a value is invalid
      */
-    public LeaderElector.Settings leaderElection() {
+    public ElectionSettings leaderElection() {
         return leaderElection(config, namespace());
     }
 
-    static LeaderElector.Settings leaderElection(Config config, String operatorNamespace) {
+    static ElectionSettings leaderElection(Config config, String operatorNamespace) {
         String prefix = "mooring.leader-election.";
         String name = config.getOptionalValue(prefix + "lease-name", String.class).orElse("mooring").trim();
         String namespace = config.getOptionalValue(prefix + "namespace", String.class).filter(v -> !v.isBlank())
                 .orElse(operatorNamespace).trim();
         String identity = config.getOptionalValue(prefix + "identity", String.class).filter(v -> !v.isBlank())
                 .orElseGet(MooringConfig::defaultIdentity);
-        return new LeaderElector.Settings(name, namespace, identity,
+        return new ElectionSettings(name, namespace, identity,
                 duration(config, prefix + "lease-duration", "15s"), duration(config, prefix + "renew-deadline", "10s"),
                 duration(config, prefix + "retry-period", "2s"));
     }

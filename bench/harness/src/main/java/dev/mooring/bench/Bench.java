@@ -2,6 +2,11 @@ package dev.mooring.bench;
 
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.manifests.Installer;
+import dev.mooring.stack.ApiServerLauncher;
+import dev.mooring.stack.FreePorts;
+import dev.mooring.stack.LibertyRuntime;
+import dev.mooring.stack.RunningApiServer;
+import dev.mooring.stack.StackCache;
 import io.kubernetes.client.util.Config;
 import java.io.IOException;
 import java.net.URI;
@@ -53,6 +58,9 @@ public final class Bench {
     private KubeHttp http;
     private Path kubeconfig;
     private Path usr;
+    private LibertyRuntime liberty;
+    private final ApiServerLauncher apiServers = ApiServerLauncher.fromFolder(root.resolve("local-apiserver"), StackCache.fromEnvironment(),
+            line -> { });
     private Path tls;
     private int httpPort;
     private int httpsPort;
@@ -86,15 +94,15 @@ public final class Bench {
     private void withCluster(Measuring measuring) throws Exception {
         Files.createDirectories(work);
         Path apiserver = work.resolve("apiserver");
-        exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "up", apiserver.toString()), Map.of());
+        RunningApiServer running = apiServers.up(apiserver);
         try {
-            kubeconfig = apiserver.resolve("admin.kubeconfig");
+            kubeconfig = running.kubeconfig();
             http = new KubeHttp(Config.fromConfig(kubeconfig.toString()));
             prepareCluster();
             prepareServers();
             measuring.measure();
         } finally {
-            exec(List.of("bash", root.resolve("local-apiserver/local-apiserver.sh").toString(), "down", apiserver.toString()), Map.of());
+            apiServers.down(apiserver);
         }
     }
 
@@ -192,15 +200,14 @@ public final class Bench {
     /** The two Liberty servers (the operator; the operator with a webhook and the echo), warmed once each. */
     private void prepareServers() throws Exception {
         usr = work.resolve("usr");
-        try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
-            httpPort = a.getLocalPort();
-            httpsPort = b.getLocalPort();
-        }
-        tls = work.resolve("webhook-tls");
-        exec(List.of("bash", root.resolve("scripts/webhook-tls.sh").toString(), tls.toString(), "bench", TICKS), Map.of());
+        int[] ports = FreePorts.pick(2);
+        httpPort = ports[0];
+        httpsPort = ports[1];
+        tls = apiServers.webhookCertificate(work.resolve("webhook-tls"), "bench", TICKS, null);
+        liberty = LibertyRuntime.at(Path.of(exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "home"), Map.of()).trim()));
         for (String server : List.of("bench", "bench-admission")) {
-            exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "server", usr.toString(), server,
-                    Integer.toString(httpPort), Integer.toString(httpsPort), "http.host=127.0.0.1"), Map.of());
+            liberty.createServer(usr, server, LibertyRuntime.Configuration.fromFolder(root.resolve("liberty-config/src/main/liberty/config")),
+                    httpPort, httpsPort, Map.of("http.host", "127.0.0.1"));
         }
         Path dropins = usr.resolve("servers/bench/dropins");
         Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"), dropins.resolve("tick-mooring.ear"),
@@ -353,7 +360,7 @@ public final class Bench {
     }
 
     private Peer mooring(String server, Map<String, String> environment) throws Exception {
-        Path command = Path.of(exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "home"), Map.of()).trim(), "bin/server");
+        Path command = liberty.home().resolve("bin/server");
         return Peer.launch("Mooring", List.of(command.toString(), "run", server), environment,
                 List.of(command.toString(), "stop", server), URI.create("http://127.0.0.1:" + httpPort + "/health/ready"));
     }

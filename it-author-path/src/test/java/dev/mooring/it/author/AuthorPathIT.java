@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.mooring.stack.ApiServerLauncher;
+import dev.mooring.stack.FreePorts;
+import dev.mooring.stack.StackCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +41,9 @@ class AuthorPathIT {
     private static final Path WORK = Path.of(System.getProperty("mooring.work"));
     private static final Path PROJECT = WORK.resolve("greeting-operator");
     private static final Path TESTBED = WORK.resolve("testbed");
+    /** The local API servers of this checkout, on free ports. */
+    private static final ApiServerLauncher TESTBEDS = ApiServerLauncher.fromFolder(ROOT.resolve("local-apiserver"),
+            StackCache.fromEnvironment(), System.out::println);
 
     @BeforeAll
     static void theLocalRepositoryHoldsThisBuild() throws IOException {
@@ -136,8 +142,7 @@ class AuthorPathIT {
     @Order(3)
     void installItsManifestsThenUninstallThem() throws Exception {
         buildTheImage();
-        testbed("up", "--run-pods", "--authorization-mode=RBAC");
-        Path kubeconfig = TESTBED.resolve("admin.kubeconfig");
+        Path kubeconfig = TESTBEDS.up(TESTBED, "--run-pods", "--authorization-mode=RBAC").kubeconfig();
         io.kubernetes.client.openapi.ApiClient client = io.kubernetes.client.util.Config.fromConfig(kubeconfig.toString());
         String deployment = "/apis/apps/v1/namespaces/operators/deployments/greeting-operator";
         String webhooks = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
@@ -232,12 +237,9 @@ class AuthorPathIT {
     @Test
     @Order(4)
     void runLocallyAndReloadAChangedReconciler() throws Exception {
-        int http;
-        int https;
-        try (java.net.ServerSocket a = new java.net.ServerSocket(0); java.net.ServerSocket b = new java.net.ServerSocket(0)) {
-            http = a.getLocalPort();
-            https = b.getLocalPort();
-        }
+        int[] ports = FreePorts.pick(2);
+        int http = ports[0];
+        int https = ports[1];
         List<String> command = new ArrayList<>(List.of("mvn", "-B", "-Dmaven.repo.local=" + REPOSITORY));
         if (Boolean.getBoolean("mooring.offline")) {
             command.add("-o");
@@ -323,20 +325,10 @@ class AuthorPathIT {
     @AfterAll
     static void stopTheTestbed() throws Exception {
         if (Files.exists(TESTBED.resolve("testbed.env"))) {
-            testbed("down");
+            TESTBEDS.down(TESTBED);
         }
     }
 
-
-    /** Starts or stops a local API server with Mooring's script, on free ports. */
-    private static void testbed(String command, String... arguments) throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>(List.of("bash", ROOT.resolve("local-apiserver/local-apiserver.sh").toString(), command,
-                TESTBED.toString()));
-        line.addAll(List.of(arguments));
-        Process process = new ProcessBuilder(line)
-                .redirectErrorStream(true).redirectOutput(WORK.resolve("testbed-" + command + ".log").toFile()).start();
-        assertEquals(0, process.waitFor(), "testbed " + command + ": " + Files.readString(WORK.resolve("testbed-" + command + ".log")));
-    }
 
     /** The JSON at {@code path}, or null when it does not exist. */
     private static String get(io.kubernetes.client.openapi.ApiClient client, String path) throws IOException {

@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -67,44 +66,8 @@ public final class SelfManagedCertificates {
             "admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration", "mutatingwebhookconfigurations", false,
             V1MutatingWebhookConfiguration.class);
 
-    /**
-     * What the operator manages.
-     *
-     * @param namespace the operator's namespace: the Secret's and the Service's
-     * @param secretName the Secret that holds the certificates
-     * @param serviceName the webhook Service: the serving certificate is for its DNS names
-     * @param configurationName the validating and mutating webhook configurations' name
-     * @param serviceAccount the ServiceAccount that owns the Secret, or null for none
-     * @param servingValidity how long a serving certificate is valid (renewed after two thirds)
-     * @param caValidity how long a CA is valid
-     * @param validating whether there is a validating configuration (validating webhooks)
-     * @param mutating whether there is a mutating configuration (mutating webhooks)
-     */
-    public record Settings(String namespace, String secretName, String serviceName, String configurationName,
-            String serviceAccount, Duration servingValidity, Duration caValidity, boolean validating, boolean mutating) {
-
-        public Settings {
-            Objects.requireNonNull(namespace, "namespace");
-            Objects.requireNonNull(secretName, "secretName");
-            Objects.requireNonNull(serviceName, "serviceName");
-            Objects.requireNonNull(configurationName, "configurationName");
-        }
-
-        /** These settings for an application whose webhooks are of these kinds. */
-        public Settings withWebhooks(boolean hasValidating, boolean hasMutating) {
-            return new Settings(namespace, secretName, serviceName, configurationName, serviceAccount, servingValidity, caValidity,
-                    hasValidating, hasMutating);
-        }
-
-        /** The Service's DNS names, as the API server calls it: {@code <service>.<namespace>.svc} and its cluster-local form. */
-        public List<String> dnsNames() {
-            String svc = serviceName + "." + namespace + ".svc";
-            return List.of(svc, svc + ".cluster.local");
-        }
-    }
-
     private final KubeHttp http;
-    private final Settings settings;
+    private final CertificateSettings settings;
     private final CertificateRotation rotation;
     private final Path certificateFile;
     private final Path keyFile;
@@ -128,7 +91,7 @@ public final class SelfManagedCertificates {
      * @param keyFile where its key is written
      * @param clock the time
      */
-    public SelfManagedCertificates(KubeHttp requests, KubeHttp watches, Settings settings, Path certificateFile, Path keyFile,
+    public SelfManagedCertificates(KubeHttp requests, KubeHttp watches, CertificateSettings settings, Path certificateFile, Path keyFile,
             Supplier<Instant> clock, Duration backoffCap) {
         this.http = requests;
         this.settings = settings;
@@ -281,9 +244,7 @@ public final class SelfManagedCertificates {
     private boolean withBundle(List<AdmissionregistrationV1WebhookClientConfig> clients, byte[] bundle) {
         boolean changes = false;
         for (AdmissionregistrationV1WebhookClientConfig client : clients) {
-            if (client != null && client.getService() != null && settings.serviceName().equals(client.getService().getName())
-                    && settings.namespace().equals(client.getService().getNamespace())
-                    && !Arrays.equals(bundle, client.getCaBundle())) {
+            if (settings.calls(client) && !Arrays.equals(bundle, client.getCaBundle())) {
                 client.setCaBundle(bundle);
                 changes = true;
             }

@@ -27,4 +27,13 @@ public final class Failures {
         int code = e.code();
         return code >= 400 && code < 500 && code != 408 && code != 409 && code != 410 && code != 429;
     }
+
+    /** The innermost cause of {@code e} (client-java wraps a transport's IOException in RuntimeExceptions). */
+    public static Throwable rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
+    }
 }

@@ -15,6 +15,13 @@ import java.util.Objects;
  */
 public interface RetryPolicy<K> {
 
+    /** Default first retry delay: 1 second. */
+    Duration DEFAULT_BASE_DELAY = Duration.ofSeconds(1);
+    /** Default retry delay cap: 60 seconds. */
+    Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(60);
+    /** Default relative jitter applied to retry delays: 0.1 (&plusmn;10 %). */
+    double DEFAULT_JITTER = 0.1;
+
     /**
      * Count one more failure of {@code key} and return how long to wait before processing it again.
      */
@@ -25,6 +32,39 @@ public interface RetryPolicy<K> {
 
     /** Failures of {@code key} counted by {@link #when} since its last {@link #forget}. */
     int numRequeues(K key);
+
+    /** {@link #exponential} with the defaults: 1 s doubling to 60 s, &plusmn;10 % jitter. */
+    static <K> RetryPolicy<K> defaults() {
+        return exponential(DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, DEFAULT_JITTER);
+    }
+
+    /**
+     * {@link #perKey} with {@link #backoff backoff(baseDelay, maxDelay, jitter)}.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < baseDelay <= maxDelay} and
+     *     {@code 0 <= jitter <= 1}
+     */
+    static <K> RetryPolicy<K> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
+        return perKey(backoff(baseDelay, maxDelay, jitter));
+    }
+
+    /**
+     * The queue's backoff for these settings: {@code baseDelay} doubling up to {@code maxDelay},
+     * times a factor in {@code [1 - jitter, 1 + jitter)}.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < baseDelay <= maxDelay} and
+     *     {@code 0 <= jitter <= 1}
+     */
+    static Backoff backoff(Duration baseDelay, Duration maxDelay, double jitter) {
+        Objects.requireNonNull(baseDelay, "baseDelay");
+        Objects.requireNonNull(maxDelay, "maxDelay");
+        if (baseDelay.isNegative() || baseDelay.isZero() || maxDelay.compareTo(baseDelay) < 0
+                || !(jitter >= 0 && jitter <= 1)) {
+            throw new IllegalArgumentException("Require 0 < baseDelay <= maxDelay and 0 <= jitter <= 1, got baseDelay="
+                    + baseDelay + ", maxDelay=" + maxDelay + ", jitter=" + jitter);
+        }
+        return Backoff.exponential(baseDelay, maxDelay).withJitter(1 - jitter, 1 + jitter);
+    }
 
     /**
      * Each key's own exponential backoff: the {@code n}-th consecutive failure of a key waits

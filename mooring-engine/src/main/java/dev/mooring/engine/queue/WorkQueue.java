@@ -1,17 +1,14 @@
 package dev.mooring.engine.queue;
 
-import dev.mooring.engine.kube.Backoff;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -37,13 +34,6 @@ import java.util.function.LongSupplier;
  */
 public final class WorkQueue<K> {
 
-    /** Default first retry delay: 1 second. */
-    public static final Duration DEFAULT_BASE_DELAY = Duration.ofSeconds(1);
-    /** Default retry delay cap: 60 seconds. */
-    public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(60);
-    /** Default relative jitter applied to retry delays: 0.1 (&plusmn;10 %). */
-    public static final double DEFAULT_JITTER = 0.1;
-
     private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final RetryPolicy<K> retries;
@@ -64,59 +54,19 @@ public final class WorkQueue<K> {
     private boolean shuttingDown;
     private boolean immediate;
 
-    /** A queue with the default retry settings (1 s doubling to 60 s, &plusmn;10 % jitter). */
+    /** A queue with the default retry policy ({@link RetryPolicy#defaults()}: 1 s doubling to 60 s, &plusmn;10 % jitter). */
     public WorkQueue() {
-        this(DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, DEFAULT_JITTER);
-    }
-
-    /**
-     * A queue with custom retry settings.
-     *
-     * @throws IllegalArgumentException unless {@code 0 < baseDelay <= maxDelay} and
-     *     {@code 0 <= jitter <= 1}
-     */
-    public WorkQueue(Duration baseDelay, Duration maxDelay, double jitter) {
-        this(baseDelay, maxDelay, jitter, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
-    }
-
-    /**
-     * A queue with custom retry settings, clock and randomness (for deterministic tests).
-     *
-     * @param ticker monotonic nanoseconds, like {@link System#nanoTime()}
-     * @param random uniformly distributed values in {@code [0, 1)}, used for jitter
-     * @throws IllegalArgumentException unless {@code 0 < baseDelay <= maxDelay} and
-     *     {@code 0 <= jitter <= 1}
-     */
-    public WorkQueue(Duration baseDelay, Duration maxDelay, double jitter, LongSupplier ticker, DoubleSupplier random) {
-        this(RetryPolicy.perKey(backoff(baseDelay, maxDelay, jitter).withRandom(random)), ticker);
+        this(RetryPolicy.defaults(), System::nanoTime);
     }
 
     /**
      * A queue whose failed keys come back when {@code retries} says.
      *
-     * @param ticker monotonic nanoseconds, like {@link System#nanoTime()}
+     * @param ticker monotonic nanoseconds, like {@link System#nanoTime()} (a fake one in tests)
      */
     public WorkQueue(RetryPolicy<K> retries, LongSupplier ticker) {
         this.retries = Objects.requireNonNull(retries, "retries");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
-    }
-
-    /**
-     * The queue's backoff for these settings: {@code baseDelay} doubling up to {@code maxDelay},
-     * times a factor in {@code [1 - jitter, 1 + jitter)}.
-     *
-     * @throws IllegalArgumentException unless {@code 0 < baseDelay <= maxDelay} and
-     *     {@code 0 <= jitter <= 1}
-     */
-    public static Backoff backoff(Duration baseDelay, Duration maxDelay, double jitter) {
-        Objects.requireNonNull(baseDelay, "baseDelay");
-        Objects.requireNonNull(maxDelay, "maxDelay");
-        if (baseDelay.isNegative() || baseDelay.isZero() || maxDelay.compareTo(baseDelay) < 0
-                || !(jitter >= 0 && jitter <= 1)) {
-            throw new IllegalArgumentException("Require 0 < baseDelay <= maxDelay and 0 <= jitter <= 1, got baseDelay="
-                    + baseDelay + ", maxDelay=" + maxDelay + ", jitter=" + jitter);
-        }
-        return Backoff.exponential(baseDelay, maxDelay).withJitter(1 - jitter, 1 + jitter);
     }
 
     /**

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.engine.queue.RetryPolicy;
-import dev.mooring.engine.queue.WorkQueue;
+import dev.mooring.engine.queue.RetryPolicy;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ class BackoffTest {
     @Test
     void jitterMultipliesByAFactorInItsRangeAndNeverPassesTheCap() {
         AtomicReference<Double> random = new AtomicReference<>(0.0);
-        Backoff queue = WorkQueue.backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1).withRandom(random::get);
+        Backoff queue = RetryPolicy.backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1).withRandom(random::get);
         assertEquals(ms(900), queue.delay(0), "the low end");
         random.set(0.5);
         assertEquals(ms(1000), queue.delay(0), "the middle: a factor of 1");

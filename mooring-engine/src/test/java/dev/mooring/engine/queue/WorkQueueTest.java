@@ -21,8 +21,13 @@ class WorkQueueTest {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     /** Jitter factor input 0.5 means no jitter: factor = 1 - j + 2j * 0.5 = 1. */
-    private final WorkQueue<String> queue = new WorkQueue<>(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1,
-            now::get, () -> 0.5);
+    private final WorkQueue<String> queue = queueWithRandom(0.5);
+
+    /** A queue of 1 s doubling to 60 s, &plusmn;10 %, on the fake clock, whose jitter draws {@code random}. */
+    private WorkQueue<String> queueWithRandom(double random) {
+        return new WorkQueue<>(RetryPolicy.perKey(RetryPolicy.backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1)
+                .withRandom(() -> random)), now::get);
+    }
 
     private void advance(Duration d) {
         now.addAndGet(d.toNanos());
@@ -137,9 +142,8 @@ class WorkQueueTest {
 
     @Test
     void retryJitterStaysWithinTenPercentAndNeverAboveTheCap() {
-        WorkQueue<String> low = new WorkQueue<>(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1, now::get, () -> 0.0);
-        WorkQueue<String> high = new WorkQueue<>(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1, now::get,
-                () -> 0.999_999);
+        WorkQueue<String> low = queueWithRandom(0.0);
+        WorkQueue<String> high = queueWithRandom(0.999_999);
         assertEquals(900, low.retry("a").toMillis());
         assertEquals(1100, Math.round(high.retry("a").toNanos() / 1e6));
         for (int i = 0; i < 10; i++) {
@@ -161,11 +165,11 @@ class WorkQueueTest {
 
     @Test
     void invalidRetrySettingsAreRejected() {
-        assertThrows(IllegalArgumentException.class, () -> new WorkQueue<String>(Duration.ZERO, Duration.ofSeconds(1), 0.1));
+        assertThrows(IllegalArgumentException.class, () -> RetryPolicy.<String>exponential(Duration.ZERO, Duration.ofSeconds(1), 0.1));
         assertThrows(IllegalArgumentException.class,
-                () -> new WorkQueue<String>(Duration.ofSeconds(2), Duration.ofSeconds(1), 0.1));
+                () -> RetryPolicy.<String>exponential(Duration.ofSeconds(2), Duration.ofSeconds(1), 0.1));
         assertThrows(IllegalArgumentException.class,
-                () -> new WorkQueue<String>(Duration.ofSeconds(1), Duration.ofSeconds(2), 1.5));
+                () -> RetryPolicy.<String>exponential(Duration.ofSeconds(1), Duration.ofSeconds(2), 1.5));
     }
 
     @Test
