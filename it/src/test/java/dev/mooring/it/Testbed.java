@@ -71,7 +71,11 @@ final class Testbed {
 
     /** Compact etcd's history up to its current revision, so that older resourceVersions are gone (410). */
     static void compactEtcd() throws IOException, InterruptedException {
-        Properties env = env();
+        compactEtcd(env());
+    }
+
+    /** Compact the etcd of the instance whose env file is {@code env}. */
+    static void compactEtcd(Properties env) throws IOException, InterruptedException {
         Path etcdctl = Path.of(System.getProperty("mooring.it.testbed.home"), "tool/usr/bin/etcdctl");
         ProcessBuilder status = new ProcessBuilder(etcdctl.toString(), "--endpoints=" + env.getProperty("TESTBED_ETCD_URL"),
                 "endpoint", "status", "-w", "json");
@@ -113,6 +117,11 @@ final class Testbed {
                 socket.close();
             }
         }
+    }
+
+    /** Start the stopped instance of {@code runDir} again on {@code port}, with its objects; its watch cache starts afresh. */
+    static Properties restart(Path runDir, int port) throws IOException {
+        return LAUNCHER.restart(runDir, port).environment();
     }
 
     private static void run(ProcessBuilder builder) throws IOException, InterruptedException {

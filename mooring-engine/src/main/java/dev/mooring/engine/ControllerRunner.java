@@ -116,10 +116,10 @@ public final class ControllerRunner<T extends KubernetesObject> {
         children.addListener(mapped(new ControllingOwner<>(primary), "the owner mapper", children));
     }
 
-    /** Subscribe to a dependency with the author's mapper. */
+    /** Subscribe to a dependency with the author's mapper (after {@link #attachPrimary}: the mapper may read the primaries' cache). */
     public <D extends KubernetesObject> void attachWatch(EventSource<D> dependency, WatchMapper mapper) {
         register(dependency);
-        dependency.addListener(mapped(new MapperKeys<>(mapper), mapper.description(), dependency));
+        dependency.addListener(mapped(new MapperKeys<>(mapper, new InformerCache<>(primary)), mapper.description(), dependency));
     }
 
     private <D extends KubernetesObject> EnqueueMapped<D> mapped(KeyMapping<D> mapping, String description,

@@ -191,6 +191,40 @@ class ControllerRunnerTest {
         assertEquals(0, queue.depth(), "a failed controller's queue takes no work");
     }
 
+    @Test
+    void aWatchMappingMayReadThePrimariesCacheToFindWhoRefersToTheChange() throws Exception {
+        FakeSource<V1ConfigMap> dependency = new FakeSource<>(CONFIG_MAPS);
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        runner = runner(definition(null, false, null), (deployment, context) -> {
+            reconciled.add(deployment.getMetadata().getName());
+            return Result.done();
+        });
+        runner.attachPrimary(source);
+        runner.attachWatch(dependency, new WatchMapper(V1ConfigMap.class, "by reference", new WatchMapper.Mapping() {
+            @Override
+            public java.util.Collection<?> map(io.kubernetes.client.common.KubernetesObject object) {
+                throw new AssertionError("the runner hands the primaries' cache to the mapper");
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public java.util.Collection<?> map(io.kubernetes.client.common.KubernetesObject object, dev.mooring.api.Cache<?> primaries) {
+                return ((dev.mooring.api.Cache<V1Deployment>) primaries).list(object.getMetadata().getNamespace()).stream()
+                        .filter(d -> d.getMetadata().getName().startsWith(object.getMetadata().getName()))
+                        .map(ObjectKey::of).toList();
+            }
+        }));
+        runner.startWorkers(workers, timers);
+        source.add(deployment("web-a", "1", 1));
+        source.add(deployment("db", "1", 1));
+        awaitOutcomes(2);
+        reconciled.clear();
+
+        dependency.add(child("web", "uid-none", false));
+        awaitOutcomes(3);
+        assertEquals(List.of("web-a"), reconciled, "only the primary the mapper found in the cache");
+    }
+
     // --- retries on the queue's clock ---
 
     @Test

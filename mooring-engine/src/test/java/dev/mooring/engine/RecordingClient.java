@@ -1,12 +1,21 @@
 package dev.mooring.engine;
 
+import dev.mooring.api.client.DeleteOptions;
+import dev.mooring.api.client.ListOptions;
 import dev.mooring.api.client.PatchOptions;
+import dev.mooring.api.client.ResourceList;
+import dev.mooring.api.client.ResourceWatch;
+import dev.mooring.api.client.WaitCondition;
+import dev.mooring.api.client.WatchOptions;
+import dev.mooring.api.client.WriteOptions;
 import dev.mooring.engine.kube.EngineClient;
 import dev.mooring.engine.kube.Models;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.json.JsonArray;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -80,8 +89,51 @@ final class RecordingClient implements EngineClient {
     }
 
     @Override
-    public <R extends KubernetesObject> R create(R object) {
+    public <R extends KubernetesObject> R create(R object, WriteOptions options) {
         return unexpected("create", object);
+    }
+
+    @Override
+    public <R extends KubernetesObject> R update(R object, WriteOptions options) {
+        return unexpected("update", object);
+    }
+
+    @Override
+    public <R extends KubernetesObject> R updateStatus(R object, WriteOptions options) {
+        return unexpected("updateStatus", object);
+    }
+
+    @Override
+    public <R extends KubernetesObject> R save(R object, WriteOptions options) {
+        return unexpected("save", object);
+    }
+
+    @Override
+    public <R extends KubernetesObject> R scale(R object, int replicas) {
+        return unexpected("scale", object);
+    }
+
+    @Override
+    public <R extends KubernetesObject> String waitFor(R object, Map<String, WaitCondition<? super R>> conditions, Duration timeout) {
+        return unexpected("waitFor", object);
+    }
+
+    @Override
+    public <R extends KubernetesObject> ResourceList<R> list(Class<R> type, String namespace, ListOptions options) {
+        record("LIST " + namespace);
+        throw new UnsupportedOperationException("list is not part of these tests");
+    }
+
+    @Override
+    public <R extends KubernetesObject> ResourceWatch<R> watch(Class<R> type, String namespace, WatchOptions options) {
+        record("WATCH " + namespace);
+        throw new UnsupportedOperationException("watch is not part of these tests");
+    }
+
+    @Override
+    public <R extends KubernetesObject> boolean delete(Class<R> type, String namespace, String name, DeleteOptions options) {
+        record("DELETE " + namespace + "/" + name);
+        throw new UnsupportedOperationException("delete is not part of these tests");
     }
 
     @Override
@@ -101,7 +153,7 @@ final class RecordingClient implements EngineClient {
     }
 
     @Override
-    public <R extends KubernetesObject> R apply(R object, String fieldManager) {
+    public <R extends KubernetesObject> R apply(R object, String fieldManager, WriteOptions options) {
         return unexpected("apply", object);
     }
 

@@ -18,7 +18,10 @@ import java.lang.annotation.Target;
  * }</pre>
  *
  * <p>The method takes one client-java model parameter (the watched kind) and returns a
- * {@code Collection<ObjectKey>}. On an update it is called for the old <em>and</em> the new
+ * {@code Collection<ObjectKey>}. It may take a second parameter, {@code Cache<P>} of the
+ * controller's primary kind {@code P}, to find the primaries that refer to the changed object
+ * (their selectors, their references): a scan of that cache, read-only and without I/O. Until
+ * the primaries' initial list is cached it may miss some; they are reconciled once listed anyway. On an update it is called for the old <em>and</em> the new
  * state, and the union is enqueued, so that a reference that was removed still reconciles the
  * primary it pointed to. The argument is a copy. It runs on the informer's thread: keep it fast
  * and free of I/O (use {@link Context#cached} reads in the reconciler instead). A mapper that

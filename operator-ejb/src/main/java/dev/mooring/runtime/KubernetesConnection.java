@@ -53,8 +53,8 @@ public class KubernetesConnection {
     void connect() {
         Function<Integer, ApiClient> factory = clientFactory(System.getenv());
         ApiClient client = withPings(factory.apply((int) config.requestTimeout().toMillis()), config.pingInterval());
-        requests = new KubeHttp(client);
-        watches = new KubeHttp(withReadTimeout(client, (int) config.watchIdleTimeout().toMillis()));
+        requests = new KubeHttp(client.setUserAgent(KubeHttp.USER_AGENT));
+        watches = new KubeHttp(withReadTimeout(client, (int) config.watchIdleTimeout().toMillis()).setUserAgent(KubeHttp.USER_AGENT));
         LOG.info(() -> "Mooring connects to " + requests.apiClient().getBasePath() + " (" + source + ")");
     }
 
@@ -107,9 +107,15 @@ public class KubernetesConnection {
         try (java.io.Reader reader = Files.newBufferedReader(path)) {
             KubeConfig kubeconfig = KubeConfig.loadKubeConfig(reader);
             kubeconfig.setFile(path.toFile());
+            if (kubeconfig.getCurrentContext() == null || kubeconfig.getCurrentContext().isBlank()) {
+                throw new IllegalStateException("The kubeconfig file " + path + " has no current-context: set one"
+                        + " (kubectl config use-context NAME --kubeconfig " + path + ")");
+            }
             ClientBuilder builder = ClientBuilder.kubeconfig(kubeconfig);
             ClientCertificate.of(kubeconfig).ifPresent(builder::setAuthentication);
             return withTimeout(builder.build(), readTimeoutMillis);
+        } catch (IllegalStateException e) {
+            throw e;
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("The kubeconfig file " + path + " could not be loaded: " + e.getMessage(), e);
         }

@@ -1,6 +1,7 @@
 package dev.mooring.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -45,6 +46,24 @@ class KubernetesConnectionTest {
         ApiKeyAuth token = (ApiKeyAuth) client.getAuthentication("BearerToken");
         assertEquals("secret-token", token.getApiKey());
         assertEquals(5_000, client.getReadTimeout());
+    }
+
+    @Test
+    void aKubeconfigWithoutACurrentContextFailsNamingTheFile() throws Exception {
+        Path file = kubeconfig("token: secret-token");
+        Files.writeString(file, Files.readString(file).replace("current-context: local\n", ""));
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> KubernetesConnection.fromKubeconfig(file, 5_000));
+
+        assertEquals("The kubeconfig file " + file + " has no current-context: set one (kubectl config use-context NAME --kubeconfig "
+                + file + ")", refused.getMessage());
+    }
+
+    @Test
+    void aMissingKubeconfigFailsNamingTheFile() {
+        Path file = dir.resolve("absent");
+        assertEquals("The kubeconfig file " + file + " does not exist or is not readable",
+                assertThrows(IllegalStateException.class, () -> KubernetesConnection.fromKubeconfig(file, 5_000)).getMessage());
     }
 
     private Path kubeconfig(String credentials) throws Exception {

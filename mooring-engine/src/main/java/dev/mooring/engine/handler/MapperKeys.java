@@ -1,5 +1,6 @@
 package dev.mooring.engine.handler;
 
+import dev.mooring.api.Cache;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.engine.model.WatchMapper;
 import io.kubernetes.client.common.KubernetesObject;
@@ -13,15 +14,18 @@ import java.util.List;
 public final class MapperKeys<D extends KubernetesObject> implements KeyMapping<D> {
 
     private final WatchMapper mapper;
+    private final Cache<?> primaries;
 
-    public MapperKeys(WatchMapper mapper) {
+    /** @param primaries the cache of the controller's primaries, for mappers that read it */
+    public MapperKeys(WatchMapper mapper, Cache<?> primaries) {
         this.mapper = mapper;
+        this.primaries = primaries;
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public Collection<ObjectKey> keys(D object, boolean deleted) throws Exception {
-        Collection<?> keys = mapper.mapper().map(object);
+        Collection<?> keys = mapper.mapper().map(object, primaries);
         if (keys == null) {
             return List.of();
         }

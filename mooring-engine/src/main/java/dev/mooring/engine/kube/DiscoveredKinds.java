@@ -17,14 +17,24 @@ import java.util.function.BooleanSupplier;
 /**
  * The online source of {@link Kinds}: model classes resolved to the kinds the API server serves,
  * through discovery (the core group first, then every group that serves the model's version),
- * and kinds named by a manifest's {@code apiVersion} and {@code kind}. Results are remembered
- * per instance (one per connection).
+ * and kinds named by a manifest's {@code apiVersion} and {@code kind}. Aggregated discovery first
+ * (two requests for everything the server serves), the legacy group-version documents when the
+ * server has none. What discovery said is remembered per instance (one per connection) and read
+ * again when a kind looked for is missing from it (a CRD installed since).
  */
 public final class DiscoveredKinds implements Kinds {
 
     private final KubeHttp http;
     private final Map<Class<?>, ResourceType<?>> resolved = new ConcurrentHashMap<>();
-    private final Map<String, Optional<JsonObject>> versions = new ConcurrentHashMap<>();
+    /** Legacy group-version documents by apiVersion, for a server without aggregated discovery. */
+    private final Map<String, Optional<List<ServedKinds.Served>>> legacy = new ConcurrentHashMap<>();
+    /** The aggregated discovery of {@code /api} and {@code /apis} by apiVersion; null before it is read. */
+    private volatile Map<String, List<ServedKinds.Served>> aggregated;
+    /** True once the server answered that it has no aggregated discovery. */
+    private volatile boolean legacyOnly;
+
+    /** The Accept header of aggregated discovery, with the legacy documents as the server's fallback. */
+    static final String AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
 
     /** The first pause of {@link #resolveRetrying}. */
     static final Duration FIRST_DISCOVERY_RETRY = Duration.ofMillis(500);
@@ -87,7 +97,7 @@ public final class DiscoveredKinds implements Kinds {
     /**
      * The kind a manifest names, as its {@code apiVersion} serves it, represented by
      * {@link DynamicKubernetesObject}; empty when the API server does not serve that version or
-     * has no such kind in it. The API server's answer is remembered per {@code apiVersion}.
+     * has no such kind in it.
      *
      * @throws IllegalArgumentException if {@code apiVersion} or {@code kind} breaks Kubernetes'
      *     name rules (nothing else of it reaches a request path)
@@ -97,36 +107,29 @@ public final class DiscoveredKinds implements Kinds {
         int slash = apiVersion.indexOf('/');
         String group = slash < 0 ? "" : KubeNames.group(apiVersion.substring(0, slash), "apiVersion");
         String version = KubeNames.version(slash < 0 ? apiVersion : apiVersion.substring(slash + 1), "apiVersion");
-        Optional<JsonObject> resources = versions.computeIfAbsent(apiVersion, v -> http.getOptional(
-                group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version, Map.of()));
-        if (resources.isEmpty() || !resources.get().has("resources")) {
-            return Optional.empty();
-        }
-        for (JsonElement element : resources.get().getAsJsonArray("resources")) {
-            JsonObject resource = element.getAsJsonObject();
-            String name = resource.get("name").getAsString();
-            if (!name.contains("/") && kind.equals(resource.get("kind").getAsString())) {
-                return Optional.of(new ResourceType<>(group, version, kind, name, resource.get("namespaced").getAsBoolean(),
-                        DynamicKubernetesObject.class));
-            }
-        }
-        return Optional.empty();
+        return find(apiVersion, kind).map(served -> new ResourceType<>(group, version, kind, served.plural(), served.namespaced(),
+                DynamicKubernetesObject.class));
+    }
+
+    /**
+     * The subresources the API server serves for {@code type} ({@code status}, {@code scale}).
+     *
+     * @throws KubernetesException when discovery fails
+     */
+    public java.util.Set<String> subresources(ResourceType<?> type) {
+        return find(type.apiVersion(), type.kind()).map(ServedKinds.Served::subresources).orElse(java.util.Set.of());
     }
 
     private <T extends KubernetesObject> ResourceType<T> discover(Class<T> modelClass) {
         ModelKind model = ModelKind.of(modelClass);
-        for (String group : candidateGroups(model)) {
-            String path = group.isEmpty() ? "/api/" + model.version() : "/apis/" + group + "/" + model.version();
-            Optional<JsonObject> list = http.getOptional(path, Map.of());
-            if (list.isEmpty() || !list.get().has("resources")) {
-                continue;
-            }
-            for (JsonElement element : list.get().getAsJsonArray("resources")) {
-                JsonObject resource = element.getAsJsonObject();
-                String name = resource.get("name").getAsString();
-                if (!name.contains("/") && model.kind().equals(resource.get("kind").getAsString())) {
-                    return new ResourceType<>(group, model.version(), model.kind(), name,
-                            resource.get("namespaced").getAsBoolean(), modelClass);
+        for (boolean again : new boolean[] {false, true}) {
+            for (String apiVersion : candidates(model, again)) {
+                for (ServedKinds.Served served : servedIn(apiVersion, again && legacyOnly)) {
+                    if (served.kind().equals(model.kind())) {
+                        int slash = apiVersion.indexOf('/');
+                        return new ResourceType<>(slash < 0 ? "" : apiVersion.substring(0, slash), model.version(), model.kind(),
+                                served.plural(), served.namespaced(), modelClass);
+                    }
                 }
             }
         }
@@ -134,22 +137,86 @@ public final class DiscoveredKinds implements Kinds {
                 + " in version " + model.version() + " (model " + modelClass.getName() + ")", null);
     }
 
-    private List<String> candidateGroups(ModelKind model) {
-        List<String> groups = new ArrayList<>();
-        if (model.groupHint() != null) {
-            groups.add(model.groupHint());
-            return groups;
+    /** The served kind {@code kind} of {@code apiVersion}, discovery read again once when it is missing. */
+    private Optional<ServedKinds.Served> find(String apiVersion, String kind) {
+        for (boolean again : new boolean[] {false, true}) {
+            for (ServedKinds.Served served : servedIn(apiVersion, again)) {
+                if (served.kind().equals(kind)) {
+                    return Optional.of(served);
+                }
+            }
         }
-        groups.add("");
+        return Optional.empty();
+    }
+
+    /** The apiVersions that may serve the model's kind, in the server's order, the core group first. */
+    private List<String> candidates(ModelKind model, boolean again) {
+        if (model.groupHint() != null) {
+            return List.of(model.groupHint().isEmpty() ? model.version() : model.groupHint() + "/" + model.version());
+        }
+        List<String> candidates = new ArrayList<>();
+        Map<String, List<ServedKinds.Served>> all = aggregated(again);
+        if (all != null) {
+            for (String apiVersion : all.keySet()) {
+                if (apiVersion.equals(model.version()) || apiVersion.endsWith("/" + model.version())) {
+                    candidates.add(apiVersion);
+                }
+            }
+            return candidates;
+        }
+        candidates.add(model.version());
         JsonObject groupList = http.get("/apis", Map.of());
         for (JsonElement element : groupList.getAsJsonArray("groups")) {
             JsonObject group = element.getAsJsonObject();
             for (JsonElement version : group.getAsJsonArray("versions")) {
                 if (model.version().equals(version.getAsJsonObject().get("version").getAsString())) {
-                    groups.add(group.get("name").getAsString());
+                    candidates.add(group.get("name").getAsString() + "/" + model.version());
                 }
             }
         }
-        return groups;
+        return candidates;
+    }
+
+    /** The kinds {@code apiVersion} serves; read from the server again when {@code again}. */
+    private List<ServedKinds.Served> servedIn(String apiVersion, boolean again) {
+        Map<String, List<ServedKinds.Served>> all = aggregated(again);
+        if (all != null) {
+            return all.getOrDefault(apiVersion, List.of());
+        }
+        if (again) {
+            legacy.remove(apiVersion);
+        }
+        return legacy.computeIfAbsent(apiVersion, v -> http.getOptional(v.indexOf('/') < 0 ? "/api/" + v : "/apis/" + v, Map.of())
+                .map(ServedKinds::legacy)).orElse(List.of());
+    }
+
+    /** Aggregated discovery, read on first use and again when {@code again}; null when the server has none. */
+    private Map<String, List<ServedKinds.Served>> aggregated(boolean again) {
+        if (legacyOnly) {
+            return null;
+        }
+        Map<String, List<ServedKinds.Served>> known = aggregated;
+        if (known != null && !again) {
+            return known;
+        }
+        Map<String, List<ServedKinds.Served>> read = new java.util.LinkedHashMap<>();
+        for (String path : List.of("/api", "/apis")) {
+            Map<String, List<ServedKinds.Served>> part;
+            try {
+                part = ServedKinds.aggregated(http.get(path, Map.of(), AGGREGATED));
+            } catch (KubernetesException e) {
+                if (e.code() != 404 && e.code() != 406) {
+                    throw e;
+                }
+                part = null;
+            }
+            if (part == null) {
+                legacyOnly = true;
+                return null;
+            }
+            read.putAll(part);
+        }
+        aggregated = read;
+        return read;
     }
 }

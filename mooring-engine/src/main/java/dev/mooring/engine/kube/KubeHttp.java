@@ -27,6 +27,8 @@ import okhttp3.ResponseBody;
 public final class KubeHttp {
 
     private static final String[] AUTH = {"BearerToken"};
+    /** {@code Mooring/<version>}: who sent a request, in the API server's audit log. */
+    public static final String USER_AGENT = "Mooring/" + version();
     private static final Type WATCH_EVENT = TypeToken.getParameterized(Watch.Response.class, JsonObject.class).getType();
 
     private final ApiClient client;
@@ -87,6 +89,11 @@ public final class KubeHttp {
         return send("GET", path, query, null, null);
     }
 
+    /** GET a JSON document, asking for it with {@code accept} (aggregated discovery). */
+    public JsonObject get(String path, Map<String, String> query, String accept) {
+        return execute("GET", path, buildCall("GET", path, query, null, null, accept), null, false);
+    }
+
     /** Send a request with a JSON body of the given content type, returning the JSON answer. */
     public JsonObject send(String method, String path, Map<String, String> query, String body, String contentType) {
         return send(method, path, query, body, contentType, null);
@@ -98,7 +105,11 @@ public final class KubeHttp {
         if (!"GET".equals(method) && !writesAllowed.getAsBoolean()) {
             throw new WriteRefused(method + " " + path + " not sent: " + refusal);
         }
-        Call call = buildCall(method, path, query, body, contentType);
+        return execute(method, path, buildCall(method, path, query, body, contentType, "application/json"), timeout,
+                "application/json-patch+json".equals(contentType));
+    }
+
+    private JsonObject execute(String method, String path, Call call, java.time.Duration timeout, boolean jsonPatch) {
         if (timeout != null) {
             call.timeout().timeout(Math.max(1, timeout.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
         }
@@ -106,7 +117,7 @@ public final class KubeHttp {
             ResponseBody responseBody = response.body();
             String text = responseBody == null ? "" : responseBody.string();
             if (!response.isSuccessful()) {
-                throw failure(method, path, response.code(), text, null, "application/json-patch+json".equals(contentType));
+                throw failure(method, path, response.code(), text, null, jsonPatch);
             }
             JsonElement parsed = JsonParser.parseString(text);
             if (!parsed.isJsonObject()) {
@@ -160,10 +171,15 @@ public final class KubeHttp {
     }
 
     private Call buildCall(String method, String path, Map<String, String> query, String body, String contentType) {
+        return buildCall(method, path, query, body, contentType, "application/json");
+    }
+
+    private Call buildCall(String method, String path, Map<String, String> query, String body, String contentType, String accept) {
         List<Pair> params = new ArrayList<>();
         query.forEach((key, value) -> params.add(new Pair(key, value)));
         Map<String, String> headers = new HashMap<>();
-        headers.put("Accept", "application/json");
+        headers.put("Accept", accept);
+        headers.put("User-Agent", USER_AGENT);
         if (contentType != null) {
             headers.put("Content-Type", contentType);
         }
@@ -174,6 +190,18 @@ public final class KubeHttp {
         } catch (ApiException e) {
             throw new KubernetesException(0, "", method + " " + path + ": the request could not be built: " + e.getMessage(), e);
         }
+    }
+
+    private static String version() {
+        java.util.Properties properties = new java.util.Properties();
+        try (java.io.InputStream in = KubeHttp.class.getResourceAsStream("mooring-engine.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        } catch (IOException e) {
+            // the jar is readable or nothing works; the version is only informative
+        }
+        return properties.getProperty("version", "unknown");
     }
 
     /** A non-JSON error body as one short line of text. */

@@ -2,22 +2,30 @@ package dev.mooring.engine.kube;
 
 import com.google.gson.JsonObject;
 import dev.mooring.api.TerminalException;
+import dev.mooring.api.client.DeleteOptions;
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.api.client.ListOptions;
 import dev.mooring.api.client.PatchOptions;
 import dev.mooring.api.client.ResourceClient;
+import dev.mooring.api.client.ResourceList;
+import dev.mooring.api.client.ResourceWatch;
+import dev.mooring.api.client.WaitCondition;
+import dev.mooring.api.client.WatchOptions;
+import dev.mooring.api.client.WriteOptions;
 import dev.mooring.api.patch.Patches;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonValue;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-/** The {@link ResourceClient} that talks to the API server directly. */
+/** The {@link ResourceClient} that talks to the API server directly; its lists, watches and waits in {@link LivePages}, {@link LiveWatch} and {@link ObjectWait}. */
 public final class LiveResourceClient implements EngineClient {
 
     private final KubeHttp http;
@@ -50,12 +58,103 @@ public final class LiveResourceClient implements EngineClient {
     }
 
     @Override
-    public <R extends KubernetesObject> R create(R object) {
-        Objects.requireNonNull(object.getMetadata(), "object.metadata");
+    public <R extends KubernetesObject> ResourceList<R> list(Class<R> type, String namespace, ListOptions options) {
+        ResourceType<R> resourceType = types.resolve(type);
+        Map<String, String> query = ClientRequests.selection(options);
+        query.put("limit", Integer.toString(options.pageSize()));
+        return new LivePages<>(http, resourceType, resourceType.collectionPath(options.allNamespaces() ? null : namespace(namespace)),
+                query, null);
+    }
+
+    @Override
+    public <R extends KubernetesObject> ResourceWatch<R> watch(Class<R> type, String namespace, WatchOptions options) {
+        ResourceType<R> resourceType = types.resolve(type);
+        return new LiveWatch<>(http, resourceType,
+                resourceType.collectionPath(options.list().allNamespaces() ? null : namespace(namespace)), ClientRequests.selection(options.list()),
+                options.resourceVersion(), options.failWhenExpired(), Long.MAX_VALUE);
+    }
+
+    @Override
+    public <R extends KubernetesObject> R create(R object, WriteOptions options) {
+        if (object.getMetadata() == null || object.getMetadata().getName() == null && object.getMetadata().getGenerateName() == null) {
+            throw new IllegalArgumentException("A created object needs metadata.name or metadata.generateName");
+        }
         ResourceType<R> type = typeOf(object);
-        JsonObject created = http.send("POST", type.collectionPath(namespace(object.getMetadata().getNamespace())), Map.of(),
-                Models.toJson(object), "application/json");
+        JsonObject created = http.send("POST", type.collectionPath(namespace(object.getMetadata().getNamespace())), ClientRequests.dryRun(options),
+                ClientRequests.withKind(object, type), "application/json");
         return Models.fromJson(created, type);
+    }
+
+    @Override
+    public <R extends KubernetesObject> R update(R object, WriteOptions options) {
+        ResourceType<R> type = typeOf(object);
+        JsonObject updated = http.send("PUT", itemPath(type, object, "update"), ClientRequests.dryRun(options), ClientRequests.withKind(object, type), "application/json");
+        return Models.fromJson(updated, type);
+    }
+
+    @Override
+    public <R extends KubernetesObject> R updateStatus(R object, WriteOptions options) {
+        ResourceType<R> type = typeOf(object);
+        String path = itemPath(type, object, "status update");
+        requireSubresource(type, "status");
+        JsonObject updated = http.send("PUT", path + "/status", ClientRequests.dryRun(options), ClientRequests.withKind(object, type), "application/json");
+        return Models.fromJson(updated, type);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <R extends KubernetesObject> R save(R object, WriteOptions options) {
+        V1ObjectMeta meta = object.getMetadata();
+        if (meta == null || meta.getName() == null) {
+            return create(object, options);
+        }
+        if (meta.getResourceVersion() != null) {
+            return update(object, options);
+        }
+        Optional<R> stored = get((Class<R>) object.getClass(), meta.getNamespace(), meta.getName());
+        if (stored.isEmpty()) {
+            return create(object, options);
+        }
+        R copy = Models.copy(object);
+        copy.getMetadata().setResourceVersion(stored.get().getMetadata().getResourceVersion());
+        return update(copy, options);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <R extends KubernetesObject> R scale(R object, int replicas) {
+        if (replicas < 0) {
+            throw new IllegalArgumentException("replicas must be 0 or more, got " + replicas);
+        }
+        ResourceType<R> type = typeOf(object);
+        String path = itemPath(type, object, "scale");
+        requireSubresource(type, "scale");
+        http.send("PATCH", path + "/scale", Map.of(), "{\"spec\":{\"replicas\":" + replicas + "}}", "application/merge-patch+json");
+        V1ObjectMeta meta = object.getMetadata();
+        return get((Class<R>) object.getClass(), meta.getNamespace(), meta.getName())
+                .orElseThrow(() -> new KubernetesException(404, "NotFound", type.kind() + " " + meta.getName() + " is gone", null));
+    }
+
+    @Override
+    public <R extends KubernetesObject> String waitFor(R object, Map<String, WaitCondition<? super R>> conditions, Duration timeout) {
+        ResourceType<R> type = typeOf(object);
+        return ObjectWait.await(http, type, namespace(object.getMetadata() == null ? null : object.getMetadata().getNamespace()), object,
+                conditions, timeout);
+    }
+
+    /** The path of the object {@code object} names, refused before any request when it has no name. */
+    private <R extends KubernetesObject> String itemPath(ResourceType<R> type, R object, String operation) {
+        if (object.getMetadata() == null || object.getMetadata().getName() == null) {
+            throw new IllegalArgumentException("A " + operation + " needs an object with metadata.name");
+        }
+        return type.itemPath(namespace(object.getMetadata().getNamespace()), object.getMetadata().getName());
+    }
+
+    private void requireSubresource(ResourceType<?> type, String subresource) {
+        if (!types.subresources(type).contains(subresource)) {
+            throw new IllegalArgumentException(type.kind() + " (" + type.apiVersion() + ") has no " + subresource
+                    + " subresource on this API server");
+        }
     }
 
     @Override
@@ -186,17 +285,16 @@ public final class LiveResourceClient implements EngineClient {
         if (meta == null || meta.getName() == null || meta.getUid() == null || meta.getResourceVersion() == null) {
             throw new IllegalArgumentException("A guarded delete needs a fetched object with name, uid and resourceVersion");
         }
-        ResourceType<R> type = typeOf(target);
-        JsonObject options = new JsonObject();
-        options.addProperty("apiVersion", "v1");
-        options.addProperty("kind", "DeleteOptions");
-        JsonObject preconditions = new JsonObject();
-        preconditions.addProperty("uid", meta.getUid());
-        preconditions.addProperty("resourceVersion", meta.getResourceVersion());
-        options.add("preconditions", preconditions);
+        return delete(target, DeleteOptions.guardedBy(target));
+    }
+
+    @Override
+    public <R extends KubernetesObject> boolean delete(Class<R> type, String namespace, String name, DeleteOptions options) {
+        ResourceType<R> resourceType = types.resolve(type);
+        String path = resourceType.itemPath(namespace(namespace), name);
+        String body = ClientRequests.deleteBody(options);
         try {
-            http.send("DELETE", type.itemPath(namespace(meta.getNamespace()), meta.getName()), Map.of(), options.toString(),
-                    "application/json");
+            http.send("DELETE", path, ClientRequests.deleteQuery(options), body, body == null ? null : "application/json");
             return true;
         } catch (KubernetesException e) {
             if (e.isNotFound()) {
@@ -207,7 +305,7 @@ public final class LiveResourceClient implements EngineClient {
     }
 
     @Override
-    public <R extends KubernetesObject> R apply(R object, String fieldManager) {
+    public <R extends KubernetesObject> R apply(R object, String fieldManager, WriteOptions options) {
         if (fieldManager == null || fieldManager.isBlank() || fieldManager.length() > 128) {
             throw new IllegalArgumentException("A field manager needs 1 to 128 characters, got '" + fieldManager + "'");
         }
@@ -217,8 +315,11 @@ public final class LiveResourceClient implements EngineClient {
         }
         ResourceType<R> type = typeOf(object);
         String path = type.itemPath(namespace(meta.getNamespace()), meta.getName());
-        JsonObject applied = http.send("PATCH", path, Map.of("fieldManager", fieldManager, "force", "true"),
-                Children.desiredJson(object).toString(), "application/apply-patch+yaml");
+        Map<String, String> query = new HashMap<>(ClientRequests.dryRun(options));
+        query.put("fieldManager", fieldManager);
+        query.put("force", "true");
+        JsonObject applied = http.send("PATCH", path, query,
+                ClientRequests.applyBody(object, type), "application/apply-patch+yaml");
         return Models.fromJson(applied, type);
     }
 

@@ -210,8 +210,8 @@ public final class ControllerOptions {
     }
 
     /**
-     * Checks a {@code @Watch} method: one client-java model parameter and a
-     * {@code Collection<ObjectKey>} result.
+     * Checks a {@code @Watch} method: a client-java model parameter, optionally followed by a
+     * {@code Cache} (of the primaries), and a {@code Collection<ObjectKey>} result.
      *
      * @return the watched kind
      * @throws IllegalArgumentException naming the method, when the signature is wrong
@@ -222,8 +222,10 @@ public final class ControllerOptions {
         if (Modifier.isStatic(method.getModifiers()) || Modifier.isPrivate(method.getModifiers())) {
             throw new IllegalArgumentException(where + " must be an instance method that is not private");
         }
-        if (method.getParameterCount() != 1 || !KubernetesObject.class.isAssignableFrom(method.getParameterTypes()[0])) {
-            throw new IllegalArgumentException(where + " must take exactly one parameter: the watched client-java model");
+        if (method.getParameterCount() < 1 || method.getParameterCount() > 2
+                || !KubernetesObject.class.isAssignableFrom(method.getParameterTypes()[0])
+                || method.getParameterCount() == 2 && method.getParameterTypes()[1] != dev.mooring.api.Cache.class) {
+            throw new IllegalArgumentException(where + " must take the watched client-java model, and optionally the primaries' Cache");
         }
         if (!Collection.class.isAssignableFrom(method.getReturnType()) || !returnsKeys(method.getGenericReturnType())) {
             throw new IllegalArgumentException(where + " must return a Collection<ObjectKey> (for example Set<ObjectKey>)");

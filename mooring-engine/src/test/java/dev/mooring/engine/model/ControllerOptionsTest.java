@@ -156,6 +156,10 @@ class ControllerOptionsTest {
         Set<ObjectKey> notAModel(String text) {
             return Set.of();
         }
+
+        Set<ObjectKey> withPrimaries(V1Secret secret, dev.mooring.api.Cache<V1Secret> primaries) {
+            return Set.of();
+        }
     }
 
     @Test
@@ -163,9 +167,11 @@ class ControllerOptionsTest {
         assertEquals(V1Secret.class, ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("good", V1Secret.class)));
         assertMessage("must return a Collection<ObjectKey>",
                 () -> ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("wrongResult", V1Secret.class)));
-        assertMessage("must take exactly one parameter", () -> ControllerOptions.watchedKind(
+        assertEquals(V1Secret.class, ControllerOptions.watchedKind(
+                Mappers.class.getDeclaredMethod("withPrimaries", V1Secret.class, dev.mooring.api.Cache.class)));
+        assertMessage("must take the watched client-java model, and optionally the primaries' Cache", () -> ControllerOptions.watchedKind(
                 Mappers.class.getDeclaredMethod("twoParameters", V1Secret.class, String.class)));
-        assertMessage("must take exactly one parameter",
+        assertMessage("must take the watched client-java model",
                 () -> ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("notAModel", String.class)));
     }
 
