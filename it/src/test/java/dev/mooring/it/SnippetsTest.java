@@ -9,6 +9,7 @@ import dev.mooring.engine.model.StagePlan;
 import dev.mooring.examples.snippets.ExternalBucket;
 import dev.mooring.examples.snippets.Widget;
 import dev.mooring.examples.snippets.WidgetController;
+import dev.mooring.examples.snippets.WidgetPolicy;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Service;
@@ -36,5 +37,30 @@ class SnippetsTest {
         ControllerDefinition definition = ControllerOptions.resolve(ExternalBucket.class,
                 ExternalBucket.class.getAnnotation(Controller.class), V1ConfigMap.class, true, key -> Optional.empty());
         assertEquals("example.com/bucket", definition.finalizer());
+    }
+
+    @Test
+    void theWidgetPolicyRefusesAWidgetWithoutAMessageOrWithTooManyReplicas() throws Exception {
+        WidgetPolicy policy = new WidgetPolicy();
+        policy.checkSpec(dev.mooring.test.TestAdmissionRequest.create(widget("hello", 3)));
+        policy.checkSpec(dev.mooring.test.TestAdmissionRequest.create(widget("hello", null)));
+        dev.mooring.api.admission.AdmissionDenied noMessage = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.mooring.api.admission.AdmissionDenied.class,
+                () -> policy.checkSpec(dev.mooring.test.TestAdmissionRequest.create(widget(" ", 1))));
+        assertEquals("spec.message is required", noMessage.getMessage());
+        dev.mooring.api.admission.AdmissionDenied tooMany = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.mooring.api.admission.AdmissionDenied.class,
+                () -> policy.checkSpec(dev.mooring.test.TestAdmissionRequest.create(widget("hello", 11))));
+        assertEquals("spec.replicas must be 1 to 10, got 11", tooMany.getMessage());
+    }
+
+    private static Widget widget(String message, Integer replicas) {
+        Widget widget = new Widget();
+        widget.setMetadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("shop").name("w"));
+        Widget.Spec spec = new Widget.Spec();
+        spec.message = message;
+        spec.replicas = replicas;
+        widget.setSpec(spec);
+        return widget;
     }
 }

@@ -42,7 +42,8 @@ class GoldenTest {
     @Test
     void theInstallFolders() throws IOException {
         Map<String, List<Class<?>>> examples = new java.util.LinkedHashMap<>();
-        examples.put("widgets", List.of(Widget.class, dev.mooring.examples.snippets.WidgetController.class));
+        examples.put("widgets", List.of(Widget.class, dev.mooring.examples.snippets.WidgetController.class,
+                dev.mooring.examples.snippets.WidgetPolicy.class));
         examples.put("configmap-mirror", List.of(dev.mooring.examples.mirror.ConfigMapMirror.class));
         examples.put("policies", List.of(dev.mooring.examples.admission.DeploymentPolicy.class,
                 dev.mooring.examples.admission.PodPolicy.class, dev.mooring.examples.admission.DatabasePolicy.class));

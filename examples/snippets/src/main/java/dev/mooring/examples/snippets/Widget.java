@@ -5,7 +5,11 @@ import dev.mooring.api.CustomResource;
 import io.kubernetes.client.openapi.models.V1Condition;
 import java.util.List;
 
-/** A custom resource model: the CRD (group example.com, kind Widget, status subresource) must be installed. */
+/**
+ * A custom resource: its CRD (group example.com, kind Widget, status subresource) is generated with
+ * the manifests from this class (operator-manifests' golden install-widgets.yaml), its admission
+ * policy is {@link WidgetPolicy}.
+ */
 @CustomResource(group = "example.com", version = "v1")
 public class Widget extends CustomObject {
 
@@ -27,6 +31,10 @@ public class Widget extends CustomObject {
 
     public Spec getSpec() {
         return spec;
+    }
+
+    public void setSpec(Spec spec) {
+        this.spec = spec;
     }
 
     public Status getStatus() {
