@@ -18,8 +18,9 @@ import java.util.logging.Logger;
 /**
  * Runs one pass of a controller over one cached object and says how it ended (JOSDK's
  * {@code ReconciliationDispatcher}): the pass chosen when the controller was built, in a request
- * scope, on a copy of the cached object; then the status staged in the pass is written, also
- * after a failure; then the pass's Events are sent. Queue actions, counts and logs are the
+ * scope, on a copy of the cached object; then, after a successful pass of a custom resource whose
+ * status declares {@code observedGeneration}, that field is staged as the object's generation; then
+ * the status staged in the pass is written, also after a failure; then the pass's Events are sent. Queue actions, counts and logs are the
  * runner's.
  */
 final class PassDispatcher<T extends KubernetesObject> {
@@ -39,6 +40,8 @@ final class PassDispatcher<T extends KubernetesObject> {
     private final Pass<T> pass;
     private final Set<String> managedConditions;
     private final String kind;
+    /** Whether the primary's status has an {@code observedGeneration} the runtime keeps; known at the first pass. */
+    private volatile Boolean observesGeneration;
 
     /** Chooses the kind of pass (plain, with cleanup, staged) for this reconciler, once. */
     PassDispatcher(Shared shared, String finalizer, Reconciler<T> reconciler, String kind) {
@@ -64,6 +67,9 @@ final class PassDispatcher<T extends KubernetesObject> {
         } finally {
             timer.stop();
         }
+        if (outcome.kind() == Outcome.Kind.SUCCESS && cached.getMetadata().getDeletionTimestamp() == null && observesGeneration(cached)) {
+            context.observeGeneration();
+        }
         outcome = persistStatus(context, outcome, key);
         context.flushEvents(shared.events(), EVENT_FLUSH_TIMEOUT);
         return outcome;
@@ -85,6 +91,15 @@ final class PassDispatcher<T extends KubernetesObject> {
             }
             return Outcome.thrown(new IllegalStateException(message, e), false);
         }
+    }
+
+    private boolean observesGeneration(T cached) {
+        Boolean observes = observesGeneration;
+        if (observes == null) {
+            observes = ObservedGeneration.declaredBy(cached.getClass());
+            observesGeneration = observes;
+        }
+        return observes;
     }
 
     /** The object and controller of a pass, for messages. */

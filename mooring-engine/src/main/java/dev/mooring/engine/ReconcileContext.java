@@ -178,6 +178,17 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
         stagedStatus = current;
     }
 
+    /** Stage {@code status.observedGeneration} as the object's {@code metadata.generation} (when it has one). */
+    void observeGeneration() {
+        Long generation = owner.getMetadata().getGeneration();
+        if (generation == null) {
+            return;
+        }
+        JsonObject current = currentStatus().isJsonObject() ? currentStatus().getAsJsonObject().deepCopy() : new JsonObject();
+        current.addProperty("observedGeneration", generation);
+        stagedStatus = current;
+    }
+
     /**
      * Write the staged status through the status subresource, based on a live read (only the
      * status is written); nothing, and no request, when nothing was staged or it equals the

@@ -36,6 +36,8 @@ public class Site extends CustomObject {
     public static class Status {
         @Description("The digest of the settings ConfigMap's data, as the cache last saw it.")
         public String settingsChecksum;
+        @Description("The generation of the spec the last successful pass acted on (kept by Mooring).")
+        public Long observedGeneration;
         public List<V1Condition> conditions;
     }
 

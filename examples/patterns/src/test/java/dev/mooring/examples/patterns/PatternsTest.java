@@ -118,6 +118,9 @@ class PatternsTest {
                 && !site.getStatus().settingsChecksum.equals(production.getStatus().settingsChecksum), PATIENCE);
         assertTrue(qa.getStatus().conditions.stream().anyMatch(c -> c.getType().equals("ChecksumRecorded")
                 && c.getStatus().equals("True")), "the dependent stage succeeded");
+        mooring.awaitObject(Site.class, "shop", site -> site.getStatus() != null
+                && Objects.equals(site.getStatus().observedGeneration, site.getMetadata().getGeneration())
+                && site.getMetadata().getGeneration() == 2L, PATIENCE);
         assertTrue(mooring.failures().isEmpty(), "no controller failed: " + mooring.failures());
     }
 
