@@ -67,7 +67,8 @@ public final class Engine {
 
         /**
          * A controller of an author's bean: a {@code Staged} bean (its {@code stages} given) runs
-         * through a {@link StagePipeline}, any other is the {@code Reconciler} itself; each of
+         * through a {@link StagePipeline}, a {@code DesiredStateReconciler} through a
+         * {@link DesiredStateAdapter}, any other is the {@code Reconciler} itself; each of
          * {@code watchMethods} (the bean's {@code @Watch} methods) maps a dependency.
          *
          * @param stages the bean's stage plan, or null for a plain {@code Reconciler}
@@ -78,7 +79,9 @@ public final class Engine {
             for (Method method : watchMethods) {
                 mappers.add(WatchMapper.of(bean, method));
             }
-            Reconciler<?> reconciler = stages == null ? (Reconciler<?>) bean : new StagePipeline<>(stages, bean);
+            Reconciler<?> reconciler = stages != null ? new StagePipeline<>(stages, bean)
+                    : bean instanceof dev.mooring.api.DesiredStateReconciler<?> desired ? new DesiredStateAdapter<>(desired)
+                    : (Reconciler<?>) bean;
             return controller(definition.withWatches(mappers), reconciler);
         }
 

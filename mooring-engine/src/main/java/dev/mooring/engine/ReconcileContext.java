@@ -178,6 +178,11 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
         stagedStatus = current;
     }
 
+    /** Stage the status of {@code desired} (a {@code DesiredStateReconciler}'s answer) as this pass's status. */
+    void stageStatusOf(T desired) {
+        stagedStatus = statusOf(GSON.toJsonTree(desired).getAsJsonObject());
+    }
+
     /** Stage {@code status.observedGeneration} as the object's {@code metadata.generation} (when it has one). */
     void observeGeneration() {
         Long generation = owner.getMetadata().getGeneration();

@@ -365,6 +365,36 @@ class ControllerRunnerTest {
         assertEquals(List.of(), client.requests, "a pass over an unchanged object sends nothing");
     }
 
+    @Test
+    void aDesiredStateReconcilersChangesAreOneGuardedPatchItsStatusASubresourceWriteAndNoChangeNoRequest() throws Exception {
+        start(definition(null, false, null), new DesiredStateAdapter<>((deployment, context) -> {
+            if (deployment.getMetadata().getName().equals("web")) {
+                deployment.getMetadata().setLabels(new java.util.HashMap<>(java.util.Map.of("team", "blue")));
+                deployment.setStatus(new V1DeploymentStatus().replicas(2));
+            }
+            return deployment;
+        }));
+        V1Deployment web = deployment("web", "7", 2);
+        V1Deployment same = deployment("same", "1", 1);
+        client.stored.add(web);
+        client.stored.add(same);
+        source.add(same);
+        awaitOutcomes(1);
+        assertEquals(List.of(), client.requests, "an object returned unchanged costs no request");
+
+        source.add(web);
+        awaitOutcomes(2);
+        assertEquals(List.of(Outcome.Kind.SUCCESS, Outcome.Kind.SUCCESS), outcomes);
+        assertEquals(3, client.requests.size(), client.requests.toString());
+        String main = client.requests.get(0);
+        assertTrue(main.startsWith("PATCH ops/web ") && main.contains("\"op\":\"test\",\"path\":\"/metadata/uid\"")
+                && main.contains("\"path\":\"/metadata/resourceVersion\",\"value\":\"7\"") && main.contains("\"team\":\"blue\"")
+                && !main.contains("/status"), "one patch of the labels, guarded by UID and resourceVersion: " + main);
+        assertEquals("GET ops/web", client.requests.get(1));
+        assertTrue(client.requests.get(2).startsWith("PATCH status ops/web ") && client.requests.get(2).contains("\"replicas\":2"),
+                client.requests.get(2));
+    }
+
     // --- finalizers ---
 
     @Test

@@ -76,8 +76,10 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
      */
     public static MooringExtension embedded(Object... controllers) {
         for (Object controller : controllers) {
-            if (!(controller instanceof Reconciler<?>) && !(controller instanceof Staged<?>)) {
-                throw new IllegalArgumentException(controller.getClass().getName() + " is neither a Reconciler nor Staged");
+            if (!(controller instanceof Reconciler<?>) && !(controller instanceof Staged<?>)
+                    && !(controller instanceof dev.mooring.api.DesiredStateReconciler<?>)) {
+                throw new IllegalArgumentException(controller.getClass().getName()
+                        + " is none of Reconciler, Staged and DesiredStateReconciler");
             }
             ControllerOptions.offline(controller.getClass(), "default").orElseThrow(() -> new IllegalArgumentException(
                     controller.getClass().getName() + " is not annotated @Controller"));

@@ -206,10 +206,15 @@ public class OperatorManager {
         return definition;
     }
 
-    /** The bean type {@code Reconciler<T>} or {@code Staged<T>} to look the bean up with. */
+    /** The bean type {@code Reconciler<T>}, {@code Staged<T>} or {@code DesiredStateReconciler<T>} to look the bean up with. */
     private static Type contractType(Bean<?> bean) {
-        ParameterizedType reconciler = dev.mooring.engine.model.ControllerOptions.typed(bean.getTypes(), Reconciler.class);
-        return reconciler != null ? reconciler : dev.mooring.engine.model.ControllerOptions.typed(bean.getTypes(), dev.mooring.api.Staged.class);
+        for (Class<?> contract : dev.mooring.engine.model.ControllerOptions.CONTRACTS) {
+            ParameterizedType type = dev.mooring.engine.model.ControllerOptions.typed(bean.getTypes(), contract);
+            if (type != null) {
+                return type;
+            }
+        }
+        return null;
     }
 
     @PreDestroy

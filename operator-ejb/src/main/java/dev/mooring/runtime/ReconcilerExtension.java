@@ -68,18 +68,18 @@ public class ReconcilerExtension implements Extension {
             }
             return;
         }
-        boolean reconciles = ControllerOptions.typed(event.getBean().getTypes(), Reconciler.class) != null;
-        boolean staged = ControllerOptions.typed(event.getBean().getTypes(), dev.mooring.api.Staged.class) != null;
+        long contracts = ControllerOptions.CONTRACTS.stream()
+                .filter(contract -> ControllerOptions.typed(event.getBean().getTypes(), contract) != null).count();
         if (options == null) {
             event.addDefinitionError(new IllegalStateException("Reconciler bean " + beanClass.getName()
                     + " must be annotated @" + Controller.class.getName() + " to run as a controller"));
         } else if (kind == null) {
             event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
-                    + " must implement " + Reconciler.class.getName() + "<T> or " + dev.mooring.api.Staged.class.getName()
-                    + "<T> with a concrete kind T"));
-        } else if (reconciles && staged) {
+                    + " must implement " + Reconciler.class.getName() + "<T>, " + dev.mooring.api.Staged.class.getName()
+                    + "<T> or " + dev.mooring.api.DesiredStateReconciler.class.getName() + "<T> with a concrete kind T"));
+        } else if (contracts > 1) {
             event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
-                    + " implements both Reconciler and Staged; a controller is one or the other"));
+                    + " implements more than one of Reconciler, Staged and DesiredStateReconciler; a controller is one of them"));
         } else {
             candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods));
         }

@@ -62,8 +62,8 @@ public final class ControllerOptions {
         }
         Class<? extends KubernetesObject> kind = reconciledKind(interfaces);
         if (kind == null) {
-            throw new IllegalArgumentException(type.getName() + " is a @Controller but implements neither Reconciler<T> nor"
-                    + " Staged<T> with a model type T");
+            throw new IllegalArgumentException(type.getName() + " is a @Controller but implements none of Reconciler<T>,"
+                    + " Staged<T> and DesiredStateReconciler<T> with a model type T");
         }
         boolean cleans = dev.mooring.api.Cleanup.class.isAssignableFrom(type);
         return java.util.Optional.of(resolve(type, controller, kind, cleans, key -> Optional.empty()).withNamespace(operatorNamespace));
@@ -246,13 +246,17 @@ public final class ControllerOptions {
         return element == ObjectKey.class;
     }
 
+    /** The interfaces a controller bean implements one of, each with the primary kind as its type argument. */
+    public static final List<Class<?>> CONTRACTS = List.of(dev.mooring.api.Reconciler.class, dev.mooring.api.Staged.class,
+            dev.mooring.api.DesiredStateReconciler.class);
+
     /**
-     * The kind {@code T} of a {@code Reconciler<T>} or {@code Staged<T>} among a bean's types
+     * The kind {@code T} of a {@code Reconciler<T>}, {@code Staged<T>} or {@code DesiredStateReconciler<T>} among a bean's types
      * (or a class's generic interfaces); null when there is none with a concrete model class.
      */
     @SuppressWarnings("unchecked")
     public static Class<? extends KubernetesObject> reconciledKind(Iterable<Type> types) {
-        for (Class<?> contract : List.of(dev.mooring.api.Reconciler.class, dev.mooring.api.Staged.class)) {
+        for (Class<?> contract : CONTRACTS) {
             ParameterizedType parameterized = typed(types, contract);
             if (parameterized != null && parameterized.getActualTypeArguments()[0] instanceof Class<?> kind
                     && KubernetesObject.class.isAssignableFrom(kind)) {
