@@ -122,7 +122,15 @@ public class ManifestsMojo extends AbstractMojo {
             Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
                     replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks,
                     webhooksAdmitOperator, certificates, issuer), System.getenv());
+            GenerateManifests.notes(files).forEach(note -> getLog().warn("mooring:manifests: " + note));
             Files.createDirectories(output.toPath());
+            try (var written = Files.list(output.toPath())) {
+                // a file an earlier build wrote and this one does not (webhooks.yaml once the image is gone) must not stay
+                for (java.nio.file.Path stale : written.filter(file -> file.toString().endsWith(".yaml")
+                        && !files.containsKey(file.getFileName().toString())).toList()) {
+                    Files.delete(stale);
+                }
+            }
             for (Map.Entry<String, String> file : files.entrySet()) {
                 Files.writeString(output.toPath().resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
             }

@@ -40,6 +40,10 @@ public final class Crds {
         for (Class<?> type : classes) {
             CustomResource resource = type.getAnnotation(CustomResource.class);
             if (resource != null) {
+                if (resource.group().isBlank() || !resource.group().contains(".")) {
+                    throw new IllegalArgumentException("@CustomResource on " + type.getName() + " has group '" + resource.group()
+                            + "': a custom resource's group is a domain with a dot, such as example.com");
+                }
                 byCrd.computeIfAbsent(plural(type) + "." + resource.group(), name -> new ArrayList<>()).add(type);
             }
         }
@@ -93,9 +97,15 @@ public final class Crds {
     }
 
     private static JsonObject version(Class<?> type, CustomResource annotation, boolean storage) {
+        JsonObject schema = CrdSchema.of(type);
+        if (schema.containsKey("required") && schema.getJsonArray("required").stream()
+                .anyMatch(name -> name instanceof jakarta.json.JsonString text && text.getString().equals("status"))) {
+            throw new IllegalArgumentException(type.getName() + ".status is required (a Bean Validation constraint), but no"
+                    + " object has a status when it is created: the controller writes it afterwards; remove the constraint");
+        }
         JsonObjectBuilder version = Json.createObjectBuilder().add("name", annotation.version()).add("served", true)
                 .add("storage", storage)
-                .add("schema", Json.createObjectBuilder().add("openAPIV3Schema", CrdSchema.of(type)));
+                .add("schema", Json.createObjectBuilder().add("openAPIV3Schema", schema));
         JsonObjectBuilder subresources = Json.createObjectBuilder();
         boolean anySubresource = false;
         if (CrdSchema.fields(type).stream().anyMatch(field -> CrdSchema.serializedName(field).equals("status"))) {

@@ -61,8 +61,9 @@ public final class GenerateManifests {
         try {
             Map<String, String> files = generate(List.of(args), System.getenv());
             String output = options(List.of(args)).get("--output");
+            notes(files).forEach(note -> System.err.println("GenerateManifests: " + note));
             if (output == null) {
-                files.values().forEach(System.out::print);
+                System.out.print(stream(files));
             } else {
                 Path dir = Path.of(output);
                 Files.createDirectories(dir);
@@ -173,13 +174,23 @@ public final class GenerateManifests {
     public static Map<String, String> files(List<Class<?>> classes, Options options, Map<String, String> environment)
             throws IOException {
         Map<String, String> files = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
         List<JsonObject> crds = Crds.of(classes);
         if (!crds.isEmpty()) {
             files.put("crds.yaml", Yaml.of(crds));
         }
         if (options.name() != null) {
             List<Class<?>> policies = classes.stream().filter(AdmissionRoutes::declares).toList();
-            boolean webhooks = !policies.isEmpty() && !options.withoutWebhooks();
+            // webhooks registered without a Deployment and Service to answer them would refuse every request they match
+            boolean webhooks = !policies.isEmpty() && !options.withoutWebhooks() && options.image() != null;
+            if (!policies.isEmpty() && !options.withoutWebhooks() && options.image() == null) {
+                notes.add("the admission webhooks of " + policies.stream().map(Class::getSimpleName).toList()
+                        + " are left out: without " + option("--image") + " there is no Deployment to serve them");
+            }
+            if (!webhooks && options.caFile() != null) {
+                throw new IllegalArgumentException(option("--ca-file") + " names the CA of webhooks, but " + (policies.isEmpty() ? "none of the classes declares one"
+                        : options.withoutWebhooks() ? "--without-webhooks leaves them out" : "there is no " + option("--image")));
+            }
             Certificates.Mode certificates = options.certificateMode(environment);
             files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(options.name(), options.namespace(),
                     options.leaseName(), webhooks && certificates == Certificates.Mode.SELF_MANAGED))));
@@ -204,7 +215,9 @@ public final class GenerateManifests {
             throw new IllegalArgumentException("nothing to generate: none of " + classes.stream().map(Class::getName).toList()
                     + " is a @CustomResource, and the rest needs " + option("--name") + " and " + option("--namespace"));
         }
-        StringBuilder kustomization = new StringBuilder("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
+        StringBuilder kustomization = new StringBuilder();
+        notes.forEach(note -> kustomization.append("# ").append(note).append('\n'));
+        kustomization.append("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
         StringBuilder install = new StringBuilder("# Every object of this folder in one file, in install order (kubectl apply -f"
                 + " install.yaml); kustomization.yaml lists the same objects by file\n");
         files.forEach((file, content) -> {
@@ -214,6 +227,23 @@ public final class GenerateManifests {
         files.put("kustomization.yaml", kustomization.toString());
         files.put(INSTALL_FILE, install.toString());
         return files;
+    }
+
+    /** The files as one YAML stream for standard output: every file's documents, {@code kustomization.yaml} a document of its own. */
+    static String stream(Map<String, String> files) {
+        StringBuilder stream = new StringBuilder();
+        files.forEach((file, content) -> {
+            if (!file.equals(INSTALL_FILE)) {
+                stream.append(content.startsWith("---") ? "" : "---\n").append(content);
+            }
+        });
+        return stream.toString();
+    }
+
+    /** What the generation left out and why, as the comment lines at the top of {@code kustomization.yaml} say. */
+    public static List<String> notes(Map<String, String> files) {
+        String kustomization = files.getOrDefault("kustomization.yaml", "");
+        return kustomization.lines().takeWhile(line -> line.startsWith("# ")).map(line -> line.substring(2)).toList();
     }
 
     private static String webhooks(List<Class<?>> policies, List<Class<?>> classes, Options options,

@@ -91,6 +91,16 @@ public final class Rbac {
                 }
             }
             for (RbacRule rule : type.getAnnotationsByType(RbacRule.class)) {
+                if (rule.resourceNames().length > 0) {
+                    List<String> unnamed = java.util.Arrays.stream(rule.verbs())
+                            .filter(verb -> verb.equals("create") || verb.equals("deletecollection")).toList();
+                    if (!unnamed.isEmpty()) {
+                        throw new IllegalArgumentException("@RbacRule on " + type.getName() + " names resources "
+                                + List.of(rule.resourceNames()) + " for " + unnamed + ": Kubernetes ignores resource names for those verbs"
+                                + " (a create has no name yet, a deletecollection addresses the whole collection), so the rule would"
+                                + " grant them on every object; give them in a rule without resourceNames");
+                    }
+                }
                 String scope = rule.cluster() ? null : rule.namespace().isEmpty() ? settings.namespace() : rule.namespace();
                 for (String group : rule.groups()) {
                     for (String resource : rule.resources()) {

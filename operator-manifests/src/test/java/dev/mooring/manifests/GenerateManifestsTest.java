@@ -83,6 +83,33 @@ class GenerateManifestsTest {
     }
 
     @Test
+    void withoutAnImageTheWebhooksAreLeftOutAndTheFolderSaysSo() throws Exception {
+        Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators",
+                WidgetController.class.getName(), DeploymentPolicy.class.getName()), Map.of());
+
+        assertEquals(List.of("rbac.yaml", "kustomization.yaml", "install.yaml"), List.copyOf(files.keySet()),
+                "no registration that nothing would answer");
+        assertEquals(List.of("the admission webhooks of [DeploymentPolicy] are left out: without --image (Maven:"
+                + " mooring.manifests.image) there is no Deployment to serve them"), GenerateManifests.notes(files));
+        assertTrue(files.get("kustomization.yaml").startsWith("# the admission webhooks"), files.get("kustomization.yaml"));
+        assertTrue(!files.get("rbac.yaml").contains("validatingwebhookconfigurations"), "no rights for registrations it does not make");
+    }
+
+    @Test
+    void onStandardOutputEveryFileIsADocumentOfItsOwn() throws Exception {
+        Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators",
+                WidgetController.class.getName()), Map.of());
+
+        String stream = GenerateManifests.stream(files);
+
+        assertTrue(stream.contains("\n---\n# ") || stream.contains("\n---\napiVersion: kustomize.config.k8s.io/v1beta1"), stream);
+        int kustomization = stream.indexOf("kind: Kustomization");
+        assertTrue(stream.lastIndexOf("---\n", kustomization) > stream.lastIndexOf("name: widgets", kustomization),
+                "kustomization.yaml starts a document of its own: " + stream);
+        assertTrue(!stream.contains("# Every object of this folder"), "install.yaml is not repeated");
+    }
+
+    @Test
     void wrongArgumentsAreNamed() {
         Map<List<String>, String> wrong = Map.of(
                 List.of("java.lang.String"), "is a @CustomResource",
@@ -91,11 +118,14 @@ class GenerateManifestsTest {
                 List.of("--frobnicate", "x"), "unknown option --frobnicate",
                 List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "2", Widget.class.getName()), "--lease-name",
                 List.of("--name", "w", "--namespace", "n", "--image", "i", "--replicas", "two", Widget.class.getName()), "'two'",
-                List.of("--name", "w", "--namespace", "n", "--inject-ca-from", "x", DeploymentPolicy.class.getName()), "namespace/name");
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--inject-ca-from", "x", DeploymentPolicy.class.getName()),
+                        "namespace/name",
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--ca-file", "ca.crt", Widget.class.getName()),
+                        "--ca-file (Maven: mooring.manifests.ca-file) names the CA of webhooks, but none of the classes declares one");
         Map<List<String>, String> certificates = Map.of(
                 List.of("--name", "w", "--namespace", "n", "--certificates", "vault", DeploymentPolicy.class.getName()),
                         "--certificates (Maven: mooring.manifests.certificates) must be self-managed or cert-manager, not 'vault'",
-                List.of("--name", "w", "--namespace", "n", "--certificates", "cert-manager", "--issuer", "vault",
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--certificates", "cert-manager", "--issuer", "vault",
                         DeploymentPolicy.class.getName()), "--issuer (Maven: mooring.manifests.issuer) must be Issuer/NAME",
                 List.of("--name", "w", "--namespace", "n", "--issuer", "Issuer/x", DeploymentPolicy.class.getName()),
                         "--issuer (Maven: mooring.manifests.issuer) needs --certificates (Maven: mooring.manifests.certificates)",
