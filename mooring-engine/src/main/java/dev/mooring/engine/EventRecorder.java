@@ -143,7 +143,7 @@ public final class EventRecorder {
         return lastSent.size();
     }
 
-    private String body(KubernetesObject regarding, String namespace, EventType type, String reason, String action,
+    String body(KubernetesObject regarding, String namespace, EventType type, String reason, String action,
             String note) {
         com.google.gson.JsonObject event = new com.google.gson.JsonObject();
         event.addProperty("apiVersion", "events.k8s.io/v1");

@@ -240,6 +240,11 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
         }
     }
 
+    /** The Events queued so far in this pass (at most {@value #MAX_EVENTS}). */
+    List<EventRecorder.Queued> queuedEvents() {
+        return List.copyOf(events);
+    }
+
     /** Send the queued Events, best effort, within {@code budget}. */
     void flushEvents(EventRecorder recorder, Duration budget) {
         if (!events.isEmpty() && recorder != null) {

@@ -352,6 +352,21 @@ class ControllerRunnerTest {
     }
 
     @Test
+    void aTerminalErrorWhoseStatusWriteFailsIsRetriedSoThatTheStatusIsWritten() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            context.updateStatus(d -> d.setStatus(new V1DeploymentStatus().replicas(2)));
+            throw new dev.mooring.api.TerminalException("the spec cannot work");
+        });
+        client.statusWriteFailure = new IllegalStateException("409 Conflict");
+        V1Deployment web = deployment("web", "1", 2);
+        client.stored.add(web);
+        source.add(web);
+        awaitOutcomes(1);
+        assertEquals(Outcome.Kind.ERROR, outcomes.get(0), "not terminal: the status that says why is not written yet");
+        await(() -> queue.delayed() == 1, "retried with backoff");
+    }
+
+    @Test
     void aStatusEqualToTheCachedOneSendsNoRequest() throws Exception {
         start(definition(null, false, null), (deployment, context) -> {
             context.updateStatus(d -> d.getStatus().setReplicas(2));

@@ -75,4 +75,18 @@ class EventRecorderTest {
         assertThrows(IllegalArgumentException.class, () -> EventRecorder.validate(EventType.NORMAL, "Valid", ""));
         EventRecorder.validate(EventType.WARNING, "Valid_Reason2", "Reconcile");
     }
+
+    @Test
+    void aNoteIsCutTo1024Characters() {
+        io.kubernetes.client.openapi.models.V1ConfigMap regarding = new io.kubernetes.client.openapi.models.V1ConfigMap()
+                .apiVersion("v1").kind("ConfigMap").metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta()
+                        .namespace("ns").name("a").uid("u"));
+        com.google.gson.JsonObject event = com.google.gson.JsonParser.parseString(recorder.body(regarding, "ns", EventType.NORMAL,
+                "Created", "Reconcile", "x".repeat(1500))).getAsJsonObject();
+        assertEquals("x".repeat(1024), event.get("note").getAsString());
+        com.google.gson.JsonObject short_ = com.google.gson.JsonParser.parseString(recorder.body(regarding, "ns", EventType.WARNING,
+                "Created", "Reconcile", null)).getAsJsonObject();
+        assertEquals("", short_.get("note").getAsString());
+        assertEquals("Warning", short_.get("type").getAsString());
+    }
 }

@@ -93,6 +93,22 @@ class LeaderElectorTest {
     }
 
     @Test
+    void theFirstLeaseAdvertisesTheDurationAndNoTransitionAndADeletedLeaseIsMadeAgain() {
+        LeaderElector a = elector("a");
+        assertTrue(a.attempt());
+        JsonObject spec = api.lease.getAsJsonObject("spec");
+        assertEquals(LEASE.toSeconds(), spec.get("leaseDurationSeconds").getAsLong());
+        assertEquals(0, api.transitions(), "the first holder is no transition");
+        assertTrue(spec.has("acquireTime") && spec.has("renewTime"), spec.toString());
+
+        api.lease = null; // deleted by someone while this replica holds it
+        api.methods.clear();
+        assertTrue(a.attempt(), "the holder makes it again rather than failing");
+        assertEquals(List.of("GET", "POST"), api.methods);
+        assertEquals("a", api.holder());
+    }
+
+    @Test
     void aHeldLeaseIsTakenOverOnlyAfterItsRecordStayedUnchangedForItsDuration() {
         api.store("b", 15, 3);
         LeaderElector a = elector("a");

@@ -58,11 +58,19 @@ class ManifestsMojoTest {
         mojo.replicas = 1;
         mojo.execute();
         Path manifests = dir.resolve("manifests");
-        assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml"),
-                Files.list(manifests).map(file -> file.getFileName().toString()).sorted().toList());
+        assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml", "service.yaml",
+                "webhooks.yaml"), Files.list(manifests).map(file -> file.getFileName().toString()).sorted().toList());
         assertTrue(Files.readString(manifests.resolve("crds.yaml")).contains("name: widgets.example.com"));
         assertTrue(Files.readString(manifests.resolve("rbac.yaml")).contains("- widgets/status"));
         assertTrue(Files.readString(manifests.resolve("deployment.yaml")).contains("image: example/widgets:1"));
+        assertTrue(Files.readString(manifests.resolve("webhooks.yaml")).contains("widgets.example.com/policy: enforced"),
+                "the Widget policy's namespace selector");
+
+        mojo.image = null; // the next build has no image: its webhooks are left out, and the earlier files must not stay
+        mojo.execute();
+        assertEquals(List.of("crds.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml"),
+                Files.list(manifests).map(file -> file.getFileName().toString()).sorted().toList());
+        assertTrue(Files.readString(manifests.resolve("kustomization.yaml")).startsWith("# the admission webhooks of [WidgetPolicy]"));
     }
 
     @Test

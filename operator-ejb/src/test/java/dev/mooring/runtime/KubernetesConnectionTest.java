@@ -2,6 +2,7 @@ package dev.mooring.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -46,6 +47,27 @@ class KubernetesConnectionTest {
         ApiKeyAuth token = (ApiKeyAuth) client.getAuthentication("BearerToken");
         assertEquals("secret-token", token.getApiKey());
         assertEquals(5_000, client.getReadTimeout());
+    }
+
+    /** A relative certificate-authority path is the kubeconfig's folder's, not the working directory's. */
+    @Test
+    void aRelativeCertificateAuthorityIsReadBesideTheKubeconfig() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("elsewhere"));
+        Path key = folder.resolve("ca.key");
+        openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.toString());
+        openssl("req", "-new", "-x509", "-key", key.toString(), "-subj", "/CN=cluster-ca", "-days", "1", "-out",
+                folder.resolve("cluster-ca.crt").toString());
+        Path file = folder.resolve("kubeconfig");
+        Files.writeString(file, String.join("\n", "apiVersion: v1", "kind: Config", "clusters:", "- name: local", "  cluster:",
+                "    server: https://127.0.0.1:6443", "    certificate-authority: cluster-ca.crt", "users:", "- name: operator",
+                "  user:", "    token: t", "contexts:", "- name: local", "  context:", "    cluster: local", "    user: operator",
+                "current-context: local", ""));
+        assertTrue(Files.notExists(Path.of("cluster-ca.crt")), "no such file in the working directory");
+
+        ApiClient client = KubernetesConnection.fromKubeconfig(file, 5_000);
+
+        assertTrue(client.isVerifyingSsl());
+        assertTrue(client.getSslCaCert() != null, "the CA beside the kubeconfig was read");
     }
 
     @Test

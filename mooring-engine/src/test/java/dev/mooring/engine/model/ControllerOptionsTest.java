@@ -39,6 +39,20 @@ class ControllerOptionsTest {
     static class BadResync {
     }
 
+    @Controller(name = "n123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567")
+    static class LongestName {
+    }
+
+    @Controller(name = "n1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678")
+    static class TooLongName {
+    }
+
+    @Test
+    void aControllerNameHasAtMost118Characters() {
+        assertEquals(118, resolve(LongestName.class, Map.of()).name().length());
+        assertMessage("must have at most 118 characters", () -> resolve(TooLongName.class, Map.of()));
+    }
+
     private static ControllerDefinition resolve(Class<?> bean, Map<String, String> properties) {
         return ControllerOptions.resolve(bean, bean.getAnnotation(Controller.class), V1ConfigMap.class,
                 key -> Optional.ofNullable(properties.get(key)));

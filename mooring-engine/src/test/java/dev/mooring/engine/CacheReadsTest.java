@@ -1,0 +1,108 @@
+package dev.mooring.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.EventType;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.source.InformerListener;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What a reconciler reads from the caches and queues in a pass: copies, label matching, sync, limits. */
+class CacheReadsTest {
+
+    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
+            V1ConfigMap.class);
+
+    private static V1ConfigMap map(String name, String uid, Map<String, String> labels) {
+        return new V1ConfigMap().metadata(new V1ObjectMeta().namespace("ops").name(name).uid(uid).resourceVersion("1")
+                .labels(new HashMap<>(labels))).data(new HashMap<>(Map.of("k", "v")));
+    }
+
+    @Test
+    void aCacheReadIsACopyThatChangesNothingInTheCache() {
+        InformerStore<V1ConfigMap> store = new InformerStore<>();
+        store.put(map("a", "u1", Map.of()));
+
+        store.get(new ObjectKey("ops", "a")).orElseThrow().getData().put("k", "changed by a reconciler");
+        store.list().get(0).getMetadata().getLabels().put("x", "y");
+
+        assertEquals("v", store.cached(new ObjectKey("ops", "a")).orElseThrow().getData().get("k"));
+        assertTrue(store.cached(new ObjectKey("ops", "a")).orElseThrow().getMetadata().getLabels().isEmpty());
+    }
+
+    @Test
+    void anObjectReplacedBetweenTwoListsIsADeleteThenAnAddNotAnUpdate() {
+        InformerStore<V1ConfigMap> store = new InformerStore<>();
+        List<String> heard = new ArrayList<>();
+        store.addListener(new InformerListener<>() {
+            @Override
+            public void onAdd(V1ConfigMap object) {
+                heard.add("add " + object.getMetadata().getUid());
+            }
+
+            @Override
+            public void onUpdate(V1ConfigMap oldObject, V1ConfigMap newObject) {
+                heard.add("update " + newObject.getMetadata().getUid());
+            }
+
+            @Override
+            public void onDelete(V1ConfigMap object) {
+                heard.add("delete " + object.getMetadata().getUid());
+            }
+        });
+        store.replace(Map.of(new ObjectKey("ops", "a"), map("a", "u1", Map.of())));
+        heard.clear();
+
+        store.replace(Map.of(new ObjectKey("ops", "a"), map("a", "u2", Map.of())));
+
+        assertEquals(List.of("delete u1", "add u2"), heard);
+    }
+
+    @Test
+    void labelsSelectByAndAndAReadBeforeTheInitialListIsRefused() {
+        FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
+        source.add(map("both", "u1", Map.of("app", "web", "tier", "front")));
+        source.add(map("one", "u2", Map.of("app", "web")));
+        InformerCache<V1ConfigMap> cache = new InformerCache<>(source);
+
+        assertEquals(List.of("both"), cache.list("ops", Map.of("app", "web", "tier", "front")).stream()
+                .map(m -> m.getMetadata().getName()).toList(), "every label must match");
+        assertEquals(2, cache.list("ops", Map.of("app", "web")).size());
+
+        KubeHttp unused = new KubeHttp(new ApiClient());
+        Informer<V1ConfigMap> notRun = new Informer<>(unused, unused, CONFIG_MAPS, "ops", null, Duration.ofSeconds(1));
+        IllegalStateException early = assertThrows(IllegalStateException.class, () -> new InformerCache<>(notRun).list("ops"));
+        assertEquals("The cache of ConfigMap in ops has not synced yet", early.getMessage());
+    }
+
+    @Test
+    void aPassQueuesAtMostAHundredEventsAndReadsOnlyTheKindsItWatches() {
+        ReconcileContext<V1ConfigMap> context = new ReconcileContext<>("maps", new ObjectKey("ops", "a"), map("a", "u1", Map.of()),
+                new RecordingClient(), Map.of(V1ConfigMap.class, new InformerCache<>(new FakeSource<>(CONFIG_MAPS))), Map.of(),
+                key -> { }, Clock.systemUTC(), Set.of());
+        for (int i = 0; i < 150; i++) {
+            context.event(EventType.NORMAL, "Step", "step " + i);
+        }
+        assertEquals(100, context.queuedEvents().size());
+        assertEquals("step 99", context.queuedEvents().get(99).note());
+
+        IllegalArgumentException unwatched = assertThrows(IllegalArgumentException.class, () -> context.cached(V1Secret.class));
+        assertEquals("V1Secret is not watched by controller maps; declare it with @Controller(owns = ...) or a @Watch method",
+                unwatched.getMessage());
+    }
+}
