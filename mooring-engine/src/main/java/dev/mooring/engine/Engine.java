@@ -59,8 +59,19 @@ public final class Engine {
             this.watches = Objects.requireNonNull(watches, "watches");
         }
 
-        /** A controller whose definition is complete (namespace resolved, watches included). */
+        /**
+         * A controller whose definition is complete (namespace resolved, watches included).
+         *
+         * @throws IllegalArgumentException if another controller of this engine has its name (it names logs,
+         *     metrics and {@code Controllers.enqueue})
+         */
         public Builder controller(ControllerDefinition definition, Reconciler<?> reconciler) {
+            for (OperatorRuntime.Entry entry : entries) {
+                if (entry.definition().name().equals(definition.name())) {
+                    throw new IllegalArgumentException("Controller name '" + definition.name() + "' is used by two controllers;"
+                            + " give each its own @Controller(name = ...)");
+                }
+            }
             entries.add(new OperatorRuntime.Entry(definition, reconciler));
             return this;
         }

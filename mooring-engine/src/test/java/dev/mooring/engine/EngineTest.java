@@ -57,6 +57,14 @@ class EngineTest {
     }
 
     @Test
+    void twoControllersCannotShareAName() {
+        Engine.Builder builder = Engine.builder(http, http).controller(definition("maps"), (map, context) -> Result.done());
+        assertEquals("Controller name 'maps' is used by two controllers; give each its own @Controller(name = ...)",
+                assertThrows(IllegalArgumentException.class,
+                        () -> builder.controller(definition("maps"), (map, context) -> Result.done())).getMessage());
+    }
+
+    @Test
     void aRuntimeNeedsItsThreads() {
         assertEquals("Give the engine its threads with threads(executor, scheduler)",
                 assertThrows(IllegalStateException.class, () -> Engine.builder(http, http).build()).getMessage());
