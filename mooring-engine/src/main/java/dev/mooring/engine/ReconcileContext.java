@@ -128,6 +128,16 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
         return Children.prune(client, owner, owned != null ? (Cache<C>) owned : cached(kind), keep);
     }
 
+    @Override
+    @SuppressWarnings("unchecked")
+    public <C extends KubernetesObject> List<C> owned(Class<C> kind) {
+        Cache<?> owned = ownedCaches.get(kind);
+        Cache<C> cache = owned != null ? (Cache<C>) owned : cached(kind);
+        String namespace = owner.getMetadata().getNamespace();
+        return (namespace == null ? cache.listAll() : cache.list(namespace)).stream()
+                .filter(child -> Children.controlledBy(child, owner)).toList();
+    }
+
     // --- status ---
     //
     // The staged status is a Gson tree, the form client-java's models convert to and from without

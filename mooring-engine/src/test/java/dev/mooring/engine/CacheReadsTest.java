@@ -105,4 +105,25 @@ class CacheReadsTest {
         assertEquals("V1Secret is not watched by controller maps; declare it with @Controller(owns = ...) or a @Watch method",
                 unwatched.getMessage());
     }
+
+    @Test
+    void theOwnedChildrenOfAnObjectAreTheCachedOnesItControls() {
+        V1ConfigMap owner = map("owner", "u-owner", Map.of());
+        owner.apiVersion("v1").kind("ConfigMap");
+        FakeSource<V1ConfigMap> children = new FakeSource<>(CONFIG_MAPS);
+        V1ConfigMap mine = map("mine", "u1", Map.of());
+        mine.getMetadata().setOwnerReferences(List.of(dev.mooring.api.OwnerReferences.controllerOf(owner)));
+        V1ConfigMap ofAnother = map("another", "u2", Map.of());
+        ofAnother.getMetadata().setOwnerReferences(List.of(dev.mooring.api.OwnerReferences.controllerOf(map("owner", "u-old", Map.of())
+                .apiVersion("v1").kind("ConfigMap"))));
+        children.add(mine);
+        children.add(ofAnother);
+        children.add(map("loose", "u3", Map.of()));
+        ReconcileContext<V1ConfigMap> context = new ReconcileContext<>("maps", new ObjectKey("ops", "owner"), owner,
+                new RecordingClient(), Map.of(V1ConfigMap.class, new InformerCache<>(children)), Map.of(), key -> { },
+                Clock.systemUTC(), Set.of());
+
+        assertEquals(List.of("mine"), context.owned(V1ConfigMap.class).stream().map(m -> m.getMetadata().getName()).toList());
+        assertThrows(IllegalArgumentException.class, () -> context.owned(V1Secret.class));
+    }
 }

@@ -73,6 +73,15 @@ public interface Context<T extends KubernetesObject> {
     <C extends KubernetesObject> java.util.List<C> prune(Class<C> kind, java.util.Collection<String> keep);
 
     /**
+     * The children of {@code kind} that the object being reconciled controls (their controller
+     * reference has its UID), read from the cache: copies, no request. A scan of the kind's cache
+     * in the object's namespace (every namespace for a cluster-scoped owner).
+     *
+     * @throws IllegalArgumentException if the controller does not watch {@code kind}
+     */
+    <C extends KubernetesObject> java.util.List<C> owned(Class<C> kind);
+
+    /**
      * Stage an edit of the object's {@code status}: {@code change} edits a copy, and the staged
      * status is written once, after the pass, through the status subresource, and only when it
      * differs from the stored one. It is written also when the pass fails (so that a failure can

@@ -84,9 +84,7 @@ public final class Children {
 
     /** A controller owner reference to {@code owner}. */
     public static V1OwnerReference reference(KubernetesObject owner) {
-        return new V1OwnerReference().apiVersion(owner.getApiVersion()).kind(owner.getKind())
-                .name(owner.getMetadata().getName()).uid(owner.getMetadata().getUid())
-                .controller(true).blockOwnerDeletion(true);
+        return dev.mooring.api.OwnerReferences.controllerOf(owner);
     }
 
     /** The desired child as JSON: empty collections, status and server-set metadata removed. */
@@ -140,13 +138,11 @@ public final class Children {
     }
 
     public static boolean controlledBy(KubernetesObject child, KubernetesObject owner) {
-        return controller(child).map(ref -> Objects.equals(ref.getUid(), owner.getMetadata().getUid())).orElse(false);
+        return dev.mooring.api.OwnerReferences.isControlledBy(child, owner);
     }
 
     private static Optional<V1OwnerReference> controller(KubernetesObject child) {
-        List<V1OwnerReference> references = child.getMetadata().getOwnerReferences();
-        return references == null ? Optional.empty()
-                : references.stream().filter(ref -> Boolean.TRUE.equals(ref.getController())).findFirst();
+        return dev.mooring.api.OwnerReferences.controllerReference(child);
     }
 
     /** How long a pass waits for the child of a replaced owner, unless its deletion comes first. */
