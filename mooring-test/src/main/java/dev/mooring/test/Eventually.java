@@ -63,6 +63,31 @@ public final class Eventually {
         await(what, timeout, condition, Boolean.TRUE::equals);
     }
 
+    /**
+     * Checks that {@code condition} holds now and keeps holding for {@code period}, every 100 ms
+     * (controller-runtime's {@code Consistently}): for what must not happen, such as a write to an
+     * object nothing changed.
+     *
+     * @throws AssertionError naming {@code what} and when it stopped holding (the exception as the
+     *     cause, when the check threw)
+     */
+    public static void consistently(String what, Duration period, Check<Boolean> condition) {
+        long start = System.nanoTime();
+        long end = start + period.toNanos();
+        do {
+            boolean holds;
+            try {
+                holds = Boolean.TRUE.equals(condition.get());
+            } catch (Exception e) {
+                throw new AssertionError(what + " stopped holding after " + (System.nanoTime() - start) / 1_000_000 + " ms: " + e, e);
+            }
+            if (!holds) {
+                throw new AssertionError(what + " stopped holding after " + (System.nanoTime() - start) / 1_000_000 + " ms");
+            }
+            pause(what);
+        } while (System.nanoTime() < end);
+    }
+
     private static void pause(String what) {
         try {
             Thread.sleep(PAUSE_MILLIS);

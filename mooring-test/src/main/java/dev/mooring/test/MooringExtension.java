@@ -176,6 +176,32 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         return cluster.awaitObject(kind, namespace, name, condition, timeout);
     }
 
+    /**
+     * Waits until the object {@code name} of {@code kind} in {@link #namespace()} is gone (a
+     * finalizer removed, the garbage collector done).
+     *
+     * @throws AssertionError naming the object when the timeout passes first
+     */
+    public <T extends KubernetesObject> void awaitGone(Class<T> kind, String name, Duration timeout) {
+        Eventually.await(kind.getSimpleName() + " " + namespace + "/" + name + " gone", timeout,
+                () -> client.get(kind, namespace, name).isEmpty());
+    }
+
+    /** Every object of {@code kind} in {@link #namespace()}, read live. */
+    public <T extends KubernetesObject> List<T> list(Class<T> kind) {
+        return client.list(kind, namespace).stream().toList();
+    }
+
+    /**
+     * Asks controller {@code controllerName} to reconcile {@code name} in {@link #namespace()},
+     * as {@code Controllers.enqueue} does in Liberty.
+     *
+     * @throws IllegalArgumentException if no controller has that name
+     */
+    public void enqueue(String controllerName, String name) {
+        runtime.enqueue(controllerName, new dev.mooring.api.ObjectKey(namespace, name));
+    }
+
     private static List<Class<?>> kinds(ControllerDefinition definition) {
         List<Class<?>> kinds = new ArrayList<>();
         kinds.add(definition.kind());

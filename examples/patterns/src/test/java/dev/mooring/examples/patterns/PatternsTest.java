@@ -57,7 +57,9 @@ class PatternsTest {
 
         client.mutate(client.get(Bundle.class, null, "settings").orElseThrow(), bundle -> bundle.getSpec().entries.remove("backend"));
 
-        Eventually.await("settings-backend pruned", PATIENCE, () -> client.get(V1ConfigMap.class, null, "settings-backend").isEmpty());
+        mooring.awaitGone(V1ConfigMap.class, "settings-backend", PATIENCE);
+        assertEquals(List.of("settings-frontend", "settings-unrelated"), mooring.list(V1ConfigMap.class).stream()
+                .map(map -> map.getMetadata().getName()).filter(name -> name.startsWith("settings-")).sorted().toList());
         assertTrue(client.get(V1ConfigMap.class, null, "settings-frontend").isPresent());
         assertTrue(client.get(V1ConfigMap.class, null, "settings-unrelated").isPresent(), "a ConfigMap it does not control is kept");
     }
