@@ -117,6 +117,12 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
 
     @Override
     @SuppressWarnings("unchecked")
+    public <C extends KubernetesObject> C createOnce(C desired) {
+        return Children.createOnce(client, owner, desired, (Cache<C>) ownedCaches.get(desired.getClass()));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C apply(C desired) {
         return Children.apply(client, owner, desired, fieldManager(), (Cache<C>) ownedCaches.get(desired.getClass()));
     }

@@ -54,6 +54,23 @@ public interface Context<T extends KubernetesObject> {
     <C extends KubernetesObject> C ensure(C desired);
 
     /**
+     * Create a child of the object being reconciled once, and never write it again: for children
+     * whose spec the API server keeps immutable (a Job's pod template) or that must not follow
+     * later edits of the owner (a run of a task). A missing child is created with a controller
+     * owner reference, name and namespace defaulting to the owner's, as {@link #ensure} does; an
+     * existing child controlled by this object is returned as it is, however it differs from
+     * {@code desired}. To change such a child, create one under another name (and {@link #prune}
+     * the old one), or delete it and let a later pass create it again.
+     *
+     * @return the live child (the one created, or the existing one, unchanged)
+     * @throws TerminalException if a child of that name exists and is not controlled by this
+     *     object, as for {@link #ensure}
+     * @throws dev.mooring.api.client.KubernetesException when the create fails (a child created
+     *     by someone else meanwhile conflicts, and the pass is retried from fresh state)
+     */
+    <C extends KubernetesObject> C createOnce(C desired);
+
+    /**
      * Like {@link #ensure}, through server-side apply with this controller's field manager
      * ({@code mooring-<controller name>}): the server merges, and fields this controller
      * stops setting are removed by it if no one else manages them.
@@ -65,7 +82,9 @@ public interface Context<T extends KubernetesObject> {
     /**
      * Delete the children of {@code kind} that this object controls and whose names are not in
      * {@code keep}, read from the cache; each delete is guarded by the child's UID and
-     * resourceVersion. {@code kind} must be watched ({@link Controller#owns()}).
+     * resourceVersion, and propagates in the background (the garbage collector then deletes the
+     * child's own dependents, such as a Job's Pods, which the API's default for Jobs would
+     * orphan). {@code kind} must be watched ({@link Controller#owns()}).
      *
      * @return the children deleted
      * @throws IllegalArgumentException if the controller does not watch {@code kind}

@@ -62,7 +62,8 @@ public class RuntimeMetrics implements PassObserver {
                         controller, new Tag("result", kind.name().toLowerCase(Locale.ROOT))));
             }
             passMetrics.put(name, new PassMetrics(results,
-                    registry.counter(meta("controller_runtime_reconcile_errors_total", "Passes that failed and are retried"), controller),
+                    registry.counter(meta("controller_runtime_reconcile_errors_total",
+                            "Passes that failed and are retried, timed-out ones included"), controller),
                     registry.counter(meta("controller_runtime_terminal_reconcile_errors_total", "Passes that failed terminally"),
                             controller),
                     registry.counter(meta("controller_runtime_reconcile_timeouts_total", "Passes cancelled by the reconcile timeout"),
@@ -95,14 +96,13 @@ public class RuntimeMetrics implements PassObserver {
             return;
         }
         metrics.results().get(outcome).inc();
-        switch (outcome) {
-            case ERROR -> metrics.errors().inc();
-            case TERMINAL -> metrics.terminal().inc();
-            case CANCELLED -> metrics.timeouts().inc();
-            default -> { }
-        }
-        if (outcome == Outcome.Kind.ERROR || outcome == Outcome.Kind.CANCELLED) {
-            metrics.retries().inc();
+        for (PassCounter counter : PassCounter.of(outcome)) {
+            switch (counter) {
+                case ERRORS -> metrics.errors().inc();
+                case TERMINAL -> metrics.terminal().inc();
+                case TIMEOUTS -> metrics.timeouts().inc();
+                case RETRIES -> metrics.retries().inc();
+            }
         }
         metrics.time().update(duration);
     }

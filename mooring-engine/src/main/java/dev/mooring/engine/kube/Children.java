@@ -3,6 +3,7 @@ package dev.mooring.engine.kube;
 import dev.mooring.api.Cache;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.TerminalException;
+import dev.mooring.api.client.DeleteOptions;
 import dev.mooring.api.client.ResourceClient;
 import dev.mooring.api.patch.Patches;
 import io.kubernetes.client.common.KubernetesObject;
@@ -44,8 +45,7 @@ public final class Children {
         C want = withDefaults(owner, desired);
         Optional<C> live = current(client, cache, want);
         if (live.isEmpty()) {
-            want.getMetadata().setOwnerReferences(withReference(want.getMetadata().getOwnerReferences(), reference(owner)));
-            return client.create(want);
+            return createOwned(client, owner, want);
         }
         C current = live.get();
         checkControlledBy(current, owner);
@@ -54,6 +54,26 @@ public final class Children {
         C mergedModel = JSON.deserialize(merged.toString(), kindOf(want));
         JsonArray operations = Patches.diff(current, mergedModel);
         return operations.isEmpty() ? current : client.patch(current, operations);
+    }
+
+    /**
+     * Create-once against {@code cache} when there is one: a child that exists (cached, else read
+     * live) and is controlled by {@code owner} is returned unchanged, with no write; a missing one
+     * is created.
+     */
+    public static <C extends KubernetesObject> C createOnce(ResourceClient client, KubernetesObject owner, C desired, Cache<C> cache) {
+        C want = withDefaults(owner, desired);
+        Optional<C> live = current(client, cache, want);
+        if (live.isEmpty()) {
+            return createOwned(client, owner, want);
+        }
+        checkControlledBy(live.get(), owner);
+        return live.get();
+    }
+
+    private static <C extends KubernetesObject> C createOwned(ResourceClient client, KubernetesObject owner, C want) {
+        want.getMetadata().setOwnerReferences(withReference(want.getMetadata().getOwnerReferences(), reference(owner)));
+        return client.create(want);
     }
 
     public static <C extends KubernetesObject> C apply(ResourceClient client, KubernetesObject owner, C desired, String fieldManager) {
@@ -75,7 +95,9 @@ public final class Children {
         List<C> candidates = namespace == null ? cache.listAll() : cache.list(namespace);
         List<C> deleted = new ArrayList<>();
         for (C child : candidates) {
-            if (controlledBy(child, owner) && !keep.contains(child.getMetadata().getName()) && client.delete(child)) {
+            // background propagation: the child's own dependents go too (a Job deleted with the API's default orphans its Pods)
+            if (controlledBy(child, owner) && !keep.contains(child.getMetadata().getName())
+                    && client.delete(child, DeleteOptions.guardedBy(child).withPropagation(DeleteOptions.Propagation.BACKGROUND))) {
                 deleted.add(child);
             }
         }
