@@ -86,14 +86,32 @@ public final class Engine {
          * @throws IllegalArgumentException if a watch method's signature is wrong
          */
         public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, List<Method> watchMethods) {
+            return controller(definition, bean, stages, watchMethods, List.of());
+        }
+
+        /**
+         * {@link #controller(ControllerDefinition, Object, StagePlan, List)}, with the bean's {@code @Index}
+         * methods: each indexes the cache of a kind the controller watches.
+         *
+         * @throws IllegalArgumentException if a watch or index method's signature is wrong, or an index's kind is
+         *     not watched
+         */
+        public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, List<Method> watchMethods,
+                List<Method> indexMethods) {
             List<WatchMapper> mappers = new ArrayList<>();
             for (Method method : watchMethods) {
                 mappers.add(WatchMapper.of(bean, method));
             }
+            List<dev.mooring.engine.model.CacheIndex> indexes = new ArrayList<>();
+            List<Class<? extends io.kubernetes.client.common.KubernetesObject>> watched =
+                    dev.mooring.engine.model.CacheIndex.watchedKinds(definition, watchMethods);
+            for (Method method : indexMethods) {
+                indexes.add(dev.mooring.engine.model.CacheIndex.of(bean, method, watched));
+            }
             Reconciler<?> reconciler = stages != null ? new StagePipeline<>(stages, bean)
                     : bean instanceof dev.mooring.api.DesiredStateReconciler<?> desired ? new DesiredStateAdapter<>(desired)
                     : (Reconciler<?>) bean;
-            return controller(definition.withWatches(mappers), reconciler);
+            return controller(definition.withWatches(mappers).withIndexes(indexes), reconciler);
         }
 
         /** The threads: the engine's loops and workers run on {@code executor}, its timers on {@code scheduler}. */

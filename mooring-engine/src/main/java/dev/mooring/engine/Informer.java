@@ -201,6 +201,16 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         return store.list();
     }
 
+    @Override
+    public void addIndex(String name, String declaredBy, java.util.function.Function<T, java.util.Collection<String>> values) {
+        store.addIndex(name, declaredBy, values);
+    }
+
+    @Override
+    public List<T> indexed(String name, String value) {
+        return store.indexed(name, value);
+    }
+
     /** Re-deliver every cached object as an update to itself (the periodic resync). */
     public void resync() {
         if (hasSynced()) {

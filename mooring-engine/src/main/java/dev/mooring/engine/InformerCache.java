@@ -47,6 +47,12 @@ public final class InformerCache<T extends KubernetesObject> implements Cache<T>
         return informer.list();
     }
 
+    @Override
+    public List<T> indexed(String index, String value) {
+        checkSynced();
+        return informer.indexed(index, value);
+    }
+
     private void checkSynced() {
         informer.failure().ifPresent(cause -> {
             throw new IllegalStateException("The cache of " + informer.describe() + " failed: " + cause.getMessage(), cause);

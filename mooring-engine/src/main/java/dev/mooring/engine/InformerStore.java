@@ -21,6 +21,7 @@ final class InformerStore<T extends KubernetesObject> {
 
     private final Map<ObjectKey, T> objects = new ConcurrentHashMap<>();
     private final List<InformerListener<T>> listeners = new CopyOnWriteArrayList<>();
+    private final ObjectIndexes<T> indexes = new ObjectIndexes<>();
 
     void addListener(InformerListener<T> listener) {
         listeners.add(listener);
@@ -29,6 +30,7 @@ final class InformerStore<T extends KubernetesObject> {
     /** An added or modified object from a watch. */
     void put(T object) {
         T previous = objects.put(ObjectKey.of(object), object);
+        indexes.update(previous, object);
         if (previous == null) {
             listeners.forEach(listener -> listener.onAdd(object));
         } else {
@@ -39,6 +41,7 @@ final class InformerStore<T extends KubernetesObject> {
     /** A deleted object from a watch; the listeners get the cached state when there is one. */
     void remove(T object) {
         T previous = objects.remove(ObjectKey.of(object));
+        indexes.update(previous, null);
         T deleted = previous != null ? previous : object;
         listeners.forEach(listener -> listener.onDelete(deleted));
     }
@@ -54,6 +57,7 @@ final class InformerStore<T extends KubernetesObject> {
             T now = listed.get(old.getKey());
             if (now == null || !Objects.equals(old.getValue().getMetadata().getUid(), now.getMetadata().getUid())) {
                 objects.remove(old.getKey());
+                indexes.update(old.getValue(), null);
                 T gone = old.getValue();
                 notifications.add(() -> listeners.forEach(listener -> listener.onDelete(gone)));
             }
@@ -61,6 +65,7 @@ final class InformerStore<T extends KubernetesObject> {
         for (Map.Entry<ObjectKey, T> entry : listed.entrySet()) {
             T previous = objects.put(entry.getKey(), entry.getValue());
             T now = entry.getValue();
+            indexes.update(previous, now);
             notifications.add(previous == null ? () -> listeners.forEach(listener -> listener.onAdd(now))
                     : () -> listeners.forEach(listener -> listener.onUpdate(previous, now)));
         }
@@ -88,6 +93,23 @@ final class InformerStore<T extends KubernetesObject> {
     List<T> list() {
         List<T> copies = new ArrayList<>(objects.size());
         objects.values().forEach(object -> copies.add(Models.copy(object)));
+        return copies;
+    }
+
+    /** Adds an index over the cache, filled from what it holds now (see {@link ObjectIndexes#add}). */
+    void addIndex(String name, String declaredBy, java.util.function.Function<T, java.util.Collection<String>> values) {
+        indexes.add(name, declaredBy, values, objects.values());
+    }
+
+    /** Copies of the cached objects under {@code value} in the index {@code name}. */
+    List<T> indexed(String name, String value) {
+        List<T> copies = new ArrayList<>();
+        for (ObjectKey key : indexes.keys(name, value)) {
+            T object = objects.get(key);
+            if (object != null) {
+                copies.add(Models.copy(object));
+            }
+        }
         return copies;
     }
 

@@ -12,6 +12,7 @@ import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.engine.model.WatchMapper;
 import dev.mooring.engine.queue.RetryPolicy;
 import dev.mooring.engine.queue.WorkQueue;
+import dev.mooring.engine.source.EventSource;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -175,6 +176,11 @@ public final class OperatorRuntime {
                 Informer dependency = pool.acquire(type, scope, null, definition.resync());
                 subscribed(runner, dependency);
                 runner.attachWatch(dependency, watch);
+            }
+            for (dev.mooring.engine.model.CacheIndex index : definition.indexes()) {
+                // on the source that Context.cached(kind) reads: the first of that kind (the primary's, if it is the primary kind)
+                runner.sources().stream().filter(source -> ((EventSource<?>) source).type().modelClass() == index.kind()).findFirst()
+                        .ifPresent(source -> ((EventSource) source).addIndex(index.name(), index.description(), index.values()));
             }
         } catch (RuntimeException e) {
             runner.fail(e);

@@ -139,9 +139,7 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
     public <C extends KubernetesObject> List<C> owned(Class<C> kind) {
         Cache<?> owned = ownedCaches.get(kind);
         Cache<C> cache = owned != null ? (Cache<C>) owned : cached(kind);
-        String namespace = owner.getMetadata().getNamespace();
-        return (namespace == null ? cache.listAll() : cache.list(namespace)).stream()
-                .filter(child -> Children.controlledBy(child, owner)).toList();
+        return Children.owned(cache, owner);
     }
 
     // --- status ---

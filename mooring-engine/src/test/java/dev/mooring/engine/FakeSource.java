@@ -86,6 +86,25 @@ public final class FakeSource<T extends KubernetesObject> implements EventSource
         return copies;
     }
 
+    /** The fake's indexes are the real ones, kept by scanning at each read. */
+    private final Map<String, java.util.function.Function<T, java.util.Collection<String>>> indexes = new ConcurrentHashMap<>(
+            Map.of(dev.mooring.api.Cache.CONTROLLER_INDEX, object -> dev.mooring.api.OwnerReferences.controllerReference(object)
+                    .map(reference -> List.of(reference.getUid())).orElse(List.of())));
+
+    @Override
+    public void addIndex(String name, String declaredBy, java.util.function.Function<T, java.util.Collection<String>> values) {
+        indexes.putIfAbsent(name, values);
+    }
+
+    @Override
+    public List<T> indexed(String name, String value) {
+        var index = indexes.get(name);
+        if (index == null) {
+            throw new IllegalArgumentException("No index '" + name + "' on this fake source");
+        }
+        return list().stream().filter(object -> index.apply(object).contains(value)).toList();
+    }
+
     @Override
     public boolean hasSynced() {
         return failure == null;

@@ -43,4 +43,14 @@ final class ListCache<T extends KubernetesObject> implements Cache<T> {
     public List<T> listAll() {
         return objects;
     }
+
+    /** Only {@link Cache#CONTROLLER_INDEX}: a request's cache in a test has none of the controllers' indexes. */
+    @Override
+    public List<T> indexed(String index, String value) {
+        if (!CONTROLLER_INDEX.equals(index)) {
+            throw new IllegalArgumentException("No index '" + index + "' on a test request's cache; it has only " + CONTROLLER_INDEX);
+        }
+        return objects.stream().filter(object -> dev.mooring.api.OwnerReferences.controllerReference(object)
+                .map(reference -> value.equals(reference.getUid())).orElse(false)).toList();
+    }
 }

@@ -105,13 +105,17 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
                 }
             }
             List<Method> watches = new ArrayList<>();
+            List<Method> indexes = new ArrayList<>();
             for (Method method : controller.getClass().getDeclaredMethods()) {
                 if (method.isAnnotationPresent(Watch.class)) {
                     watches.add(method);
                 }
+                if (method.isAnnotationPresent(dev.mooring.api.Index.class)) {
+                    indexes.add(method);
+                }
             }
             engine.controller(definition, controller,
-                    controller instanceof Staged<?> ? StagePlan.of(controller.getClass(), definition.kind()) : null, watches);
+                    controller instanceof Staged<?> ? StagePlan.of(controller.getClass(), definition.kind()) : null, watches, indexes);
         }
         List<JsonObject> crds = new ArrayList<>();
         for (jakarta.json.JsonObject crd : Crds.of(new ArrayList<>(customResources))) {

@@ -17,6 +17,13 @@ import java.util.Optional;
 public interface Cache<T extends KubernetesObject> {
 
     /**
+     * The index every cache keeps: the UID of an object's controller owner reference. {@code
+     * indexed(CONTROLLER_INDEX, owner.getMetadata().getUid())} lists the objects that owner
+     * controls ({@link Context#owned} reads it).
+     */
+    String CONTROLLER_INDEX = "mooring.dev/controller-uid";
+
+    /**
      * The cached object with this namespace and name.
      *
      * @param namespace the namespace, ignored (may be null) for a cluster-scoped kind
@@ -34,4 +41,13 @@ public interface Cache<T extends KubernetesObject> {
 
     /** Every cached object in the watched scope. */
     List<T> listAll();
+
+    /**
+     * The cached objects found under {@code value} in the index {@code index}, in every cached
+     * namespace: {@link #CONTROLLER_INDEX} or an index a controller declared with {@link Index}
+     * for this kind. A lookup, not a scan.
+     *
+     * @throws IllegalArgumentException if this cache has no index of that name
+     */
+    List<T> indexed(String index, String value);
 }

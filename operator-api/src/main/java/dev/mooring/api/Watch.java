@@ -20,7 +20,8 @@ import java.lang.annotation.Target;
  * <p>The method takes one client-java model parameter (the watched kind) and returns a
  * {@code Collection<ObjectKey>}. It may take a second parameter, {@code Cache<P>} of the
  * controller's primary kind {@code P}, to find the primaries that refer to the changed object
- * (their selectors, their references): a scan of that cache, read-only and without I/O. Until
+ * (their selectors, their references): a scan of that cache or, faster, a lookup in one of its
+ * {@link Index indexes}, read-only and without I/O. Until
  * the primaries' initial list is cached it may miss some; they are reconciled once listed anyway. On an update it is called for the old <em>and</em> the new
  * state, and the union is enqueued, so that a reference that was removed still reconciles the
  * primary it pointed to. The argument is a copy. It runs on the informer's thread: keep it fast

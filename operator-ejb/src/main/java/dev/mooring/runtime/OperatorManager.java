@@ -202,7 +202,7 @@ public class OperatorManager {
         contexts.add(context);
         Object reference = beanManager.getReference(bean, contractType(bean), context);
         ControllerDefinition definition = controller.definition().withNamespace(operatorNamespace);
-        engine.controller(definition, reference, controller.stagePlan(), controller.watchMethods());
+        engine.controller(definition, reference, controller.stagePlan(), controller.watchMethods(), controller.indexMethods());
         return definition;
     }
 

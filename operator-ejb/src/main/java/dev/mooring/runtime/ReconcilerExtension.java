@@ -39,13 +39,14 @@ public class ReconcilerExtension implements Extension {
      * @param definition options resolved; watches still empty (they need the bean instance)
      * @param bean the reconciler bean
      * @param watchMethods its {@link Watch} methods
+     * @param indexMethods its {@link dev.mooring.api.Index} methods
      */
     public record Discovered(ControllerDefinition definition, Bean<?> bean, List<Method> watchMethods,
-            dev.mooring.engine.model.StagePlan stagePlan) {
+            dev.mooring.engine.model.StagePlan stagePlan, List<Method> indexMethods) {
     }
 
     private record Candidate(Bean<?> bean, Class<?> beanClass, Controller options, Class<? extends KubernetesObject> kind,
-            List<Method> watchMethods) {
+            List<Method> watchMethods, List<Method> indexMethods) {
     }
 
     private final List<Candidate> candidates = new ArrayList<>();
@@ -56,14 +57,18 @@ public class ReconcilerExtension implements Extension {
         Controller options = event.getAnnotatedBeanClass().getAnnotation(Controller.class);
         Class<? extends KubernetesObject> kind = ControllerOptions.reconciledKind(event.getBean().getTypes());
         List<Method> watchMethods = new ArrayList<>();
+        List<Method> indexMethods = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : event.getAnnotatedBeanClass().getMethods()) {
             if (method.isAnnotationPresent(Watch.class)) {
                 watchMethods.add(method.getJavaMember());
             }
+            if (method.isAnnotationPresent(dev.mooring.api.Index.class)) {
+                indexMethods.add(method.getJavaMember());
+            }
         }
         if (options == null && kind == null) {
-            if (!watchMethods.isEmpty()) {
-                event.addDefinitionError(new IllegalStateException("@Watch methods of " + beanClass.getName()
+            if (!watchMethods.isEmpty() || !indexMethods.isEmpty()) {
+                event.addDefinitionError(new IllegalStateException("@Watch and @Index methods of " + beanClass.getName()
                         + " belong on a @Controller reconciler bean"));
             }
             return;
@@ -81,7 +86,21 @@ public class ReconcilerExtension implements Extension {
             event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
                     + " implements more than one of Reconciler, Staged and DesiredStateReconciler; a controller is one of them"));
         } else {
-            candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods));
+            candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods, indexMethods));
+        }
+    }
+
+    /** Each @Index method's signature, and its kind one the controller watches (the rest is checked when the engine is built). */
+    private static void checkIndexes(ControllerDefinition definition, Candidate candidate) {
+        List<Class<? extends KubernetesObject>> watched = dev.mooring.engine.model.CacheIndex.watchedKinds(definition,
+                candidate.watchMethods());
+        for (Method method : candidate.indexMethods()) {
+            Class<? extends KubernetesObject> kind = dev.mooring.engine.model.CacheIndex.indexedKind(method);
+            if (!watched.contains(kind)) {
+                throw new IllegalArgumentException("@Index method " + candidate.beanClass().getName() + "." + method.getName()
+                        + " indexes " + kind.getSimpleName() + ", which controller " + definition.name()
+                        + " does not watch; watch it as the primary kind, with @Controller(owns = ...) or a @Watch method");
+            }
         }
     }
 
@@ -95,6 +114,7 @@ public class ReconcilerExtension implements Extension {
                 ControllerDefinition definition = ControllerOptions.resolve(candidate.beanClass(), candidate.options(),
                         candidate.kind(), cleans, key -> config.getOptionalValue(key, String.class));
                 candidate.watchMethods().forEach(ControllerOptions::watchedKind);
+                checkIndexes(definition, candidate);
                 dev.mooring.engine.model.StagePlan plan = ControllerOptions.typed(candidate.bean().getTypes(), dev.mooring.api.Staged.class) == null
                         ? null : dev.mooring.engine.model.StagePlan.of(candidate.beanClass(), candidate.kind());
                 Class<?> clash = names.putIfAbsent(definition.name(), candidate.beanClass());
@@ -103,7 +123,8 @@ public class ReconcilerExtension implements Extension {
                             + clash.getName() + " and " + candidate.beanClass().getName()
                             + "; set distinct @Controller(name = ...) values");
                 }
-                discovered.add(new Discovered(definition, candidate.bean(), List.copyOf(candidate.watchMethods()), plan));
+                discovered.add(new Discovered(definition, candidate.bean(), List.copyOf(candidate.watchMethods()), plan,
+                        List.copyOf(candidate.indexMethods())));
                 LOG.info(() -> "Found controller " + definition.name() + " for " + definition.kind().getSimpleName()
                         + " (" + candidate.beanClass().getName() + ")");
             } catch (RuntimeException e) {

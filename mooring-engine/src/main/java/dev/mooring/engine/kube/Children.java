@@ -91,17 +91,26 @@ public final class Children {
 
     public static <C extends KubernetesObject> List<C> prune(ResourceClient client, KubernetesObject owner, Cache<C> cache,
             Collection<String> keep) {
-        String namespace = owner.getMetadata().getNamespace();
-        List<C> candidates = namespace == null ? cache.listAll() : cache.list(namespace);
         List<C> deleted = new ArrayList<>();
-        for (C child : candidates) {
+        for (C child : owned(cache, owner)) {
             // background propagation: the child's own dependents go too (a Job deleted with the API's default orphans its Pods)
-            if (controlledBy(child, owner) && !keep.contains(child.getMetadata().getName())
+            if (!keep.contains(child.getMetadata().getName())
                     && client.delete(child, DeleteOptions.guardedBy(child).withPropagation(DeleteOptions.Propagation.BACKGROUND))) {
                 deleted.add(child);
             }
         }
         return deleted;
+    }
+
+    /**
+     * The children in {@code cache} that {@code owner} controls, found through the controller index
+     * (its UID): in the owner's namespace, or any for a cluster-scoped owner. Copies.
+     */
+    public static <C extends KubernetesObject> List<C> owned(Cache<C> cache, KubernetesObject owner) {
+        String namespace = owner.getMetadata().getNamespace();
+        return cache.indexed(Cache.CONTROLLER_INDEX, owner.getMetadata().getUid()).stream()
+                .filter(child -> namespace == null || namespace.equals(child.getMetadata().getNamespace()))
+                .filter(child -> controlledBy(child, owner)).toList();
     }
 
     /** A controller owner reference to {@code owner}. */

@@ -21,11 +21,21 @@ import java.util.List;
  * @param owns owned child kinds
  * @param watches dependency watches with mappers
  * @param finalizer the finalizer of a reconciler that implements {@code Cleanup}, or null
+ * @param indexes the indexes it declares on the caches of the kinds it watches
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> kind, String namespace,
         String labelSelector, int workers, Duration resync, Duration syncTimeout, Duration shutdownTimeout,
         Duration reconcileTimeout, boolean statusEvents, List<Class<? extends KubernetesObject>> owns,
-        List<WatchMapper> watches, String finalizer) {
+        List<WatchMapper> watches, String finalizer, List<CacheIndex> indexes) {
+
+    /** A definition without indexes. */
+    public ControllerDefinition(String name, Class<? extends KubernetesObject> kind, String namespace,
+            String labelSelector, int workers, Duration resync, Duration syncTimeout, Duration shutdownTimeout,
+            Duration reconcileTimeout, boolean statusEvents, List<Class<? extends KubernetesObject>> owns,
+            List<WatchMapper> watches, String finalizer) {
+        this(name, kind, namespace, labelSelector, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents,
+                owns, watches, finalizer, List.of());
+    }
 
     /** Longest allowed name: 118 characters, so that event source names stay within 128. */
     public static final int MAX_NAME_LENGTH = 118;
@@ -38,12 +48,18 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
     /** This definition with these dependency watches. */
     public ControllerDefinition withWatches(List<WatchMapper> mappers) {
         return new ControllerDefinition(name, kind, namespace, labelSelector, workers, resync, syncTimeout,
-                shutdownTimeout, reconcileTimeout, statusEvents, owns, List.copyOf(mappers), finalizer);
+                shutdownTimeout, reconcileTimeout, statusEvents, owns, List.copyOf(mappers), finalizer, indexes);
+    }
+
+    /** This definition with these cache indexes. */
+    public ControllerDefinition withIndexes(List<CacheIndex> declared) {
+        return new ControllerDefinition(name, kind, namespace, labelSelector, workers, resync, syncTimeout,
+                shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer, List.copyOf(declared));
     }
 
     /** This definition with the namespace resolved. */
     public ControllerDefinition withNamespace(String operatorNamespace) {
         return new ControllerDefinition(name, kind, namespaceOr(operatorNamespace), labelSelector, workers, resync,
-                syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer);
+                syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer, indexes);
     }
 }

@@ -3,9 +3,11 @@ package dev.mooring.engine.source;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * What a controller needs of the source of its events and reads: a kind's objects as cached, and
@@ -37,6 +39,23 @@ public interface EventSource<T extends KubernetesObject> {
 
     /** Copies of every cached object. */
     List<T> list();
+
+    /**
+     * Adds an index over the cached objects, filled from what is cached now and kept on every
+     * change. Adding again an index with the same {@code declaredBy} keeps the one there.
+     *
+     * @param declaredBy what declares it, for conflicts and warnings ({@code Bean.method})
+     * @throws IllegalStateException if another declaration has that name
+     */
+    void addIndex(String name, String declaredBy, Function<T, Collection<String>> values);
+
+    /**
+     * Copies of the cached objects under {@code value} in the index {@code name} ({@code
+     * dev.mooring.api.Cache#CONTROLLER_INDEX} or one added).
+     *
+     * @throws IllegalArgumentException if there is no such index
+     */
+    List<T> indexed(String name, String value);
 
     /** Whether the initial list has been cached (stays true after later relists start). */
     boolean hasSynced();

@@ -3,6 +3,7 @@ package dev.mooring.examples.patterns;
 import dev.mooring.api.Cache;
 import dev.mooring.api.Context;
 import dev.mooring.api.Controller;
+import dev.mooring.api.Index;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
@@ -34,7 +35,7 @@ import java.util.stream.Stream;
  * volumes, projected volumes, {@code envFrom} or {@code env.valueFrom}) in the pod template's
  * annotation {@value #DIGEST}; a change of one of those ConfigMaps changes the digest, which rolls
  * the Deployment's pods. The ConfigMaps are read from the cache; a ConfigMap's change is mapped back
- * to the Deployments that refer to it through the Deployments' cache. Removing a reference
+ * to the Deployments that refer to it through an index of the Deployments' cache. Removing a reference
  * recomputes the digest from the others (and removes the annotation when none is left). The
  * Deployment is written with a guarded patch, and only when the digest changed.
  */
@@ -46,6 +47,8 @@ public class ConfigReloader implements Reconciler<V1Deployment> {
     public static final String OPT_IN = "patterns.mooring.dev/reloader";
     /** The pod-template annotation with the digest of the referenced ConfigMaps. */
     public static final String DIGEST = "patterns.mooring.dev/config-digest";
+    /** The name of the Deployments' index by referenced ConfigMap. */
+    static final String CONFIG_MAPS = "configmaps";
 
     @Override
     public Result reconcile(V1Deployment deployment, Context<V1Deployment> context) {
@@ -80,12 +83,18 @@ public class ConfigReloader implements Reconciler<V1Deployment> {
         return Result.done();
     }
 
-    /** The opted-in Deployments that refer to the ConfigMap (before and after its change). */
+    /** The opted-in Deployments that refer to the ConfigMap (before and after its change): a lookup in the index below. */
     @Watch
     Set<ObjectKey> deploymentsReferring(V1ConfigMap configMap, Cache<V1Deployment> deployments) {
-        String name = configMap.getMetadata().getName();
-        return deployments.list(configMap.getMetadata().getNamespace()).stream()
-                .filter(deployment -> references(deployment).contains(name)).map(ObjectKey::of).collect(Collectors.toSet());
+        return deployments.indexed(CONFIG_MAPS, ObjectKey.of(configMap).toString()).stream().map(ObjectKey::of)
+                .collect(Collectors.toSet());
+    }
+
+    /** The index of the Deployments' cache by the ConfigMaps they refer to, as {@code namespace/name}. */
+    @Index(CONFIG_MAPS)
+    Set<String> configMapsReferred(V1Deployment deployment) {
+        String namespace = deployment.getMetadata().getNamespace();
+        return references(deployment).stream().map(name -> new ObjectKey(namespace, name).toString()).collect(Collectors.toSet());
     }
 
     /** The names of the ConfigMaps a Deployment's pod template refers to. */
