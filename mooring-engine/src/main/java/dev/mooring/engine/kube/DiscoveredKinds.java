@@ -24,6 +24,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class DiscoveredKinds implements Kinds {
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(DiscoveredKinds.class.getName());
+
     private final KubeHttp http;
     private final Map<Class<?>, ResourceType<?>> resolved = new ConcurrentHashMap<>();
     /** Legacy group-version documents by apiVersion, for a server without aggregated discovery. */
@@ -123,18 +125,33 @@ public final class DiscoveredKinds implements Kinds {
     private <T extends KubernetesObject> ResourceType<T> discover(Class<T> modelClass) {
         ModelKind model = ModelKind.of(modelClass);
         for (boolean again : new boolean[] {false, true}) {
+            // every group that serves it, to warn of an ambiguity; with legacy discovery only the first (each group a request)
+            List<ResourceType<T>> found = new ArrayList<>();
             for (String apiVersion : candidates(model, again)) {
+                if (!found.isEmpty() && legacyOnly) {
+                    break;
+                }
                 for (ServedKinds.Served served : servedIn(apiVersion, again && legacyOnly)) {
                     if (served.kind().equals(model.kind())) {
                         int slash = apiVersion.indexOf('/');
-                        return new ResourceType<>(slash < 0 ? "" : apiVersion.substring(0, slash), model.version(), model.kind(),
-                                served.plural(), served.namespaced(), modelClass);
+                        found.add(new ResourceType<>(slash < 0 ? "" : apiVersion.substring(0, slash), model.version(), model.kind(),
+                                served.plural(), served.namespaced(), modelClass));
                     }
                 }
             }
+            if (!found.isEmpty()) {
+                if (found.size() > 1) {
+                    LOG.warning(() -> "Kind " + model.kind() + " in version " + model.version() + " is served by several groups: "
+                            + found.stream().map(type -> type.group().isEmpty() ? "core" : type.group()).toList() + "; "
+                            + modelClass.getName() + " resolves to the first, " + found.get(0).apiVersion()
+                            + ". Pin its group with @dev.mooring.api.ApiGroup");
+                }
+                return found.get(0);
+            }
         }
+        String where = model.groupHint() == null ? "" : " of group " + (model.groupHint().isEmpty() ? "core" : model.groupHint());
         throw new KubernetesException(404, "NotFound", "The API server does not serve kind " + model.kind()
-                + " in version " + model.version() + " (model " + modelClass.getName() + ")", null);
+                + " in version " + model.version() + where + " (model " + modelClass.getName() + ")", null);
     }
 
     /** The served kind {@code kind} of {@code apiVersion}, discovery read again once when it is missing. */

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * The version and kind that a client-java model class name encodes ({@code V1ConfigMap},
- * {@code V1beta1CronJob}, {@code CoreV1Event}), plus the API group when its prefix names one.
+ * {@code V1beta1CronJob}, {@code CoreV1Event}), plus the API group when its prefix names one or
+ * {@link dev.mooring.api.ApiGroup} pins it.
  * Found without I/O and without client-java's {@code ModelMapper}, whose class-path scanning does
  * not work in an application server's class loaders. A class annotated
  * {@link dev.mooring.api.CustomResource} names its group, version and kind itself.
@@ -36,7 +37,10 @@ record ModelKind(String groupHint, String version, String kind) {
         }
         String prefix = matcher.group(1);
         String version = matcher.group(2).toLowerCase(Locale.ROOT);
-        return new ModelKind(groupOf(prefix).orElse(null), version, matcher.group(3));
+        dev.mooring.api.ApiGroup pinned = modelClass.getAnnotation(dev.mooring.api.ApiGroup.class);
+        String group = pinned != null ? KubeNames.group(pinned.value(), "@ApiGroup of " + modelClass.getName())
+                : groupOf(prefix).orElse(null);
+        return new ModelKind(group, version, matcher.group(3));
     }
 
     private static Optional<String> groupOf(String prefix) {

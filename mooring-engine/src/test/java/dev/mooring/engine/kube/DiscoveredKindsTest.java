@@ -94,4 +94,68 @@ class DiscoveredKindsTest {
         assertEquals(List.of("aggregated /api", "aggregated /apis", "aggregated /api", "aggregated /apis", "aggregated /api",
                 "aggregated /apis"), requests);
     }
+
+    /** A model of a kind two groups serve, named like client-java's generator names one. */
+    static class V2Widget extends V1ConfigMap {
+    }
+
+    /** The same, its group pinned. */
+    @dev.mooring.api.ApiGroup("b.example.com")
+    static class PinnedV2Widget extends V1ConfigMap {
+    }
+
+    private static final String TWO_WIDGET_GROUPS = """
+            {"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","items":[
+              {"metadata":{"name":"a.example.com"},"versions":[{"version":"v2","resources":[
+                {"resource":"widgets","responseKind":{"kind":"Widget"},"scope":"Namespaced"}]}]},
+              {"metadata":{"name":"b.example.com"},"versions":[{"version":"v2","resources":[
+                {"resource":"widgets","responseKind":{"kind":"Widget"},"scope":"Cluster"}]}]}]}""";
+
+    @Test
+    void aKindSeveralGroupsServeResolvesToTheFirstWithAWarningNamingThemAndApiGroupPinsIt() {
+        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? ServedKindsTest.AGGREGATED_CORE
+                : TWO_WIDGET_GROUPS);
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(DiscoveredKinds.class.getName());
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                warnings.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        try {
+            assertEquals("a.example.com/v2", kinds.resolve(V2Widget.class).apiVersion());
+            assertEquals(1, warnings.size(), warnings.toString());
+            org.junit.jupiter.api.Assertions.assertTrue(warnings.get(0).contains("[a.example.com, b.example.com]")
+                    && warnings.get(0).contains("@dev.mooring.api.ApiGroup"), warnings.get(0));
+
+            ResourceType<PinnedV2Widget> pinned = kinds.resolve(PinnedV2Widget.class);
+            assertEquals("b.example.com/v2", pinned.apiVersion());
+            assertEquals(false, pinned.namespaced(), "b's widgets are cluster-scoped");
+            assertEquals(1, warnings.size(), "no warning for a pinned group");
+        } finally {
+            log.removeHandler(handler);
+        }
+    }
+
+    @Test
+    void aPinnedGroupThatDoesNotServeTheKindIsRefusedNamingTheGroup() {
+        @dev.mooring.api.ApiGroup("c.example.com")
+        class ElsewhereV2Widget extends V1ConfigMap {
+        }
+        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? ServedKindsTest.AGGREGATED_CORE
+                : TWO_WIDGET_GROUPS);
+        KubernetesException missing = assertThrows(KubernetesException.class, () -> kinds.resolve(ElsewhereV2Widget.class));
+        assertEquals(404, missing.code());
+        org.junit.jupiter.api.Assertions.assertTrue(missing.getMessage().contains("of group c.example.com"), missing.getMessage());
+    }
 }
