@@ -27,6 +27,10 @@ class GenerationRefusalsTest {
         }
     }
 
+    @CustomResource(group = "example.com", version = "v1")
+    static class JobLike extends io.kubernetes.client.openapi.models.V1Job {
+    }
+
     @RbacRule(resources = "configmaps", verbs = {"get", "create"}, resourceNames = "settings")
     static class CreateByName {
     }
@@ -59,5 +63,12 @@ class GenerationRefusalsTest {
                 + " collection), so the rule would grant them on every object; give them in a rule without resourceNames",
                 refused.getMessage());
         Rbac.of(List.of(ReadByName.class), settings); // a list and watch of one name is how a watch by name is authorized
+    }
+
+    @Test
+    void aCustomResourceThatExtendsAClientJavaModel() {
+        String message = assertThrows(IllegalArgumentException.class, () -> Crds.of(List.of(JobLike.class))).getMessage();
+        org.junit.jupiter.api.Assertions.assertTrue(message.startsWith("@CustomResource " + JobLike.class.getName()
+                + " extends the client-java model V1Job"), message);
     }
 }

@@ -27,6 +27,7 @@ record ModelKind(String groupHint, String version, String kind) {
     static ModelKind of(Class<?> modelClass) {
         dev.mooring.api.CustomResource custom = modelClass.getAnnotation(dev.mooring.api.CustomResource.class);
         if (custom != null) {
+            checkNotAClientJavaModel(modelClass);
             return new ModelKind(custom.group(), custom.version(),
                     custom.kind().isEmpty() ? modelClass.getSimpleName() : custom.kind());
         }
@@ -41,6 +42,25 @@ record ModelKind(String groupHint, String version, String kind) {
         String group = pinned != null ? KubeNames.group(pinned.value(), "@ApiGroup of " + modelClass.getName())
                 : groupOf(prefix).orElse(null);
         return new ModelKind(group, version, matcher.group(3));
+    }
+
+    /** The package of client-java's generated models. */
+    private static final String CLIENT_JAVA_MODELS = "io.kubernetes.client.openapi.models";
+
+    /**
+     * A custom resource that extends a client-java model ({@code extends V1Job}) would be read with
+     * that model's own JSON adapter, which builds the model and not the subclass: every object of it
+     * fails to decode. Refused here, where both the generator and the runtime place a kind.
+     */
+    private static void checkNotAClientJavaModel(Class<?> modelClass) {
+        for (Class<?> type = modelClass.getSuperclass(); type != null; type = type.getSuperclass()) {
+            if (type.getPackageName().equals(CLIENT_JAVA_MODELS)) {
+                throw new IllegalArgumentException("@CustomResource " + modelClass.getName() + " extends the client-java model "
+                        + type.getSimpleName() + ", whose objects cannot be read as " + modelClass.getSimpleName()
+                        + "; extend dev.mooring.api.CustomObject and declare spec and status (they may hold client-java models,"
+                        + " such as a V1JobSpec)");
+            }
+        }
     }
 
     private static Optional<String> groupOf(String prefix) {

@@ -27,4 +27,20 @@ class ModelKindTest {
         assertEquals("java.lang.String is not named like a client-java model of a Kubernetes kind (such as V1ConfigMap)",
                 e.getMessage());
     }
+
+    @dev.mooring.api.CustomResource(group = "example.com", version = "v1")
+    static class Backup extends io.kubernetes.client.openapi.models.V1Job {
+    }
+
+    @dev.mooring.api.ApiGroup("cert-manager.io")
+    static class V1Certificate extends V1ConfigMap {
+    }
+
+    @Test
+    void aCustomResourceExtendingAClientJavaModelIsRefusedAndApiGroupPinsAGroup() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ModelKind.of(Backup.class));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains(Backup.class.getName() + " extends the client-java model V1Job"),
+                e.getMessage());
+        assertEquals(new ModelKind("cert-manager.io", "v1", "Certificate"), ModelKind.of(V1Certificate.class));
+    }
 }
