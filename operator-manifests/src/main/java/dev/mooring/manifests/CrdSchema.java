@@ -64,7 +64,8 @@ import java.util.Set;
  * <tr><td>Map with String keys</td><td>object with {@code additionalProperties}</td></tr>
  * <tr><td>V1ObjectMeta</td><td>at the top, {@code type: object} (the API server owns its schema);
  * nested, an object that preserves unknown fields</td></tr>
- * <tr><td>any other class (client-java models included)</td><td>object of its fields</td></tr>
+ * <tr><td>any other class (client-java models included)</td><td>object of its fields; a client-java model's
+ * required fields (its {@code openapiRequiredFields}) stay required</td></tr>
  * </table>
  *
  * Jakarta Bean Validation constraints on fields become {@code required}, bounds, lengths, sizes
@@ -101,6 +102,7 @@ public final class CrdSchema {
             JsonArrayBuilder required = Json.createArrayBuilder();
             boolean anyRequired = false;
             boolean anyProperty = false;
+            Set<String> modelRequired = clientJavaRequired(type);
             for (Field field : fields(type)) {
                 String name = serializedName(field);
                 String at = type.getName() + "." + field.getName();
@@ -110,7 +112,7 @@ public final class CrdSchema {
                 properties.add(name, property);
                 anyProperty = true;
                 if (field.isAnnotationPresent(NotNull.class) || field.isAnnotationPresent(NotEmpty.class)
-                        || field.isAnnotationPresent(NotBlank.class)) {
+                        || field.isAnnotationPresent(NotBlank.class) || modelRequired.contains(name)) {
                     required.add(name);
                     anyRequired = true;
                 }
@@ -157,7 +159,54 @@ public final class CrdSchema {
             }
         }
         validations(schema, field.getAnnotationsByType(Validation.class));
-        return schema.build();
+        JsonObject built = schema.build();
+        checkListMapKeys(built, where);
+        return built;
+    }
+
+    /** The package of client-java's generated models, whose classes list their required fields. */
+    private static final String CLIENT_JAVA_MODELS = "io.kubernetes.client.openapi.models";
+
+    /**
+     * The JSON names of the fields a client-java model requires, from its generated {@code
+     * openapiRequiredFields} (Kubernetes' own OpenAPI): a {@code V1Condition} in a CRD keeps its
+     * {@code type}, {@code status}, {@code reason}, {@code message} and {@code lastTransitionTime}
+     * required, as Kubernetes' schema has them. Empty for any other class.
+     */
+    private static Set<String> clientJavaRequired(Class<?> type) {
+        if (!type.getPackageName().equals(CLIENT_JAVA_MODELS)) {
+            return Set.of();
+        }
+        try {
+            Object required = type.getField("openapiRequiredFields").get(null);
+            return required instanceof Collection<?> names ? names.stream().map(String::valueOf).collect(
+                    java.util.stream.Collectors.toUnmodifiableSet()) : Set.of();
+        } catch (NoSuchFieldException | IllegalAccessException e) {
+            return Set.of();
+        }
+    }
+
+    /**
+     * A {@code map} list's keys must be required or defaulted in its items, or the API server refuses
+     * the CRD; found here, naming the field and the key.
+     */
+    private static void checkListMapKeys(JsonObject schema, String where) {
+        if (!"map".equals(schema.getString("x-kubernetes-list-type", null)) || !(schema.get("items") instanceof JsonObject items)) {
+            return;
+        }
+        Set<String> required = items.containsKey("required") ? items.getJsonArray("required").getValuesAs(jakarta.json.JsonString.class)
+                .stream().map(jakarta.json.JsonString::getString).collect(java.util.stream.Collectors.toSet()) : Set.of();
+        JsonObject properties = items.getJsonObject("properties");
+        for (jakarta.json.JsonString key : schema.getJsonArray("x-kubernetes-list-map-keys").getValuesAs(jakarta.json.JsonString.class)) {
+            String name = key.getString();
+            if (properties == null || !properties.containsKey(name)) {
+                throw new IllegalArgumentException(where + ": @ListType(MAP) key '" + name + "' is not a field of the list's items");
+            }
+            if (!required.contains(name) && !properties.getJsonObject(name).containsKey("default")) {
+                throw new IllegalArgumentException(where + ": @ListType(MAP) key '" + name + "' must be required (@NotNull) or"
+                        + " have a @Default in the list's items, or the API server refuses the CRD");
+            }
+        }
     }
 
     private JsonObject type(Type type, String where) {
@@ -330,7 +379,8 @@ public final class CrdSchema {
             if (suffix == null) {
                 throw new IllegalArgumentException(where + ": @Size applies to strings, lists and maps, not " + type.getName());
             }
-            if (size.min() > 0) {
+            // Size cannot tell min = 0 given from its default: an @Size without a max states its min, 0 included
+            if (size.min() > 0 || size.max() == Integer.MAX_VALUE) {
                 schema.add("min" + suffix, size.min());
             }
             if (size.max() < Integer.MAX_VALUE) {

@@ -179,4 +179,46 @@ class CrdsTest {
         assertFalse(first.contains("&") || first.contains("*id"), "no anchors or aliases");
         assertTrue(first.startsWith("---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"), first);
     }
+
+    @CustomResource(group = "example.com", version = "v1")
+    static class Keyed extends dev.mooring.api.CustomObject {
+        public Status status;
+
+        public static class Status {
+            @dev.mooring.api.crd.ListType(value = dev.mooring.api.crd.ListType.Kind.MAP, keys = "type")
+            public List<io.kubernetes.client.openapi.models.V1Condition> conditions;
+            @jakarta.validation.constraints.Size(min = 0)
+            public List<String> notes;
+            @jakarta.validation.constraints.Size(max = 3)
+            public List<String> tags;
+        }
+    }
+
+    static class Port {
+        public String name;
+        public Integer port;
+    }
+
+    static class Unkeyed {
+        @dev.mooring.api.crd.ListType(value = dev.mooring.api.crd.ListType.Kind.MAP, keys = "name")
+        public List<Port> ports;
+    }
+
+    @Test
+    void anEmbeddedClientJavaModelKeepsItsRequiredFieldsSoThatItsListCanBeAMapByType() {
+        JsonObject status = at(Crds.of(List.of(Keyed.class)).get(0), "/spec/versions/0/schema/openAPIV3Schema/properties/status/properties")
+                .asJsonObject();
+        assertEquals("[\"lastTransitionTime\",\"message\",\"reason\",\"status\",\"type\"]",
+                at(status, "/conditions/items/required").toString(), "Kubernetes' own required fields of a Condition");
+        assertEquals(Json.createValue("map"), at(status, "/conditions/x-kubernetes-list-type"));
+        assertEquals(Json.createValue(0), at(status, "/notes/minItems"), "@Size(min = 0) is kept");
+        assertFalse(status.getJsonObject("tags").containsKey("minItems"), "an @Size with a max states no min of 0");
+    }
+
+    @Test
+    void aListMapKeyNeitherRequiredNorDefaultedIsRefusedNamingFieldAndKey() {
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> CrdSchema.of(Unkeyed.class));
+        assertTrue(error.getMessage().startsWith(Unkeyed.class.getName() + ".ports: @ListType(MAP) key 'name' must be required"),
+                error.getMessage());
+    }
 }

@@ -3,6 +3,7 @@ package dev.mooring.examples.patterns;
 import dev.mooring.api.CustomObject;
 import dev.mooring.api.CustomResource;
 import dev.mooring.api.crd.Description;
+import dev.mooring.api.crd.ListType;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.List;
@@ -41,6 +42,7 @@ public class Task extends CustomObject {
         public String job;
         @Description("Pending, Running, Succeeded or Failed, from the Job's status.")
         public String phase;
+        @ListType(value = ListType.Kind.MAP, keys = "type")
         public List<V1Condition> conditions;
     }
 
