@@ -83,12 +83,19 @@ public final class ControllerRunner<T extends KubernetesObject> {
     public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, Function<String, EngineClient> clients,
             RequestScope requestScope, WorkQueue<ObjectKey> queue, EventRecorder events, PassObserver observer,
             Consumer<ControllerRunner<?>> onFailure) {
+        this(definition, reconciler, clients, requestScope, queue, events, observer, onFailure, java.time.Clock.systemUTC());
+    }
+
+    /** @param clock the clock of every pass's context (a condition's {@code lastTransitionTime}) */
+    public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, Function<String, EngineClient> clients,
+            RequestScope requestScope, WorkQueue<ObjectKey> queue, EventRecorder events, PassObserver observer,
+            Consumer<ControllerRunner<?>> onFailure, java.time.Clock clock) {
         this.definition = definition;
         this.queue = queue;
         this.observer = observer;
         this.onFailure = onFailure;
         this.dispatcher = new PassDispatcher<>(new PassDispatcher.Shared(definition.name(), clients, requestScope, events,
-                caches, ownedCaches, this::enqueue), definition.finalizer(), reconciler, definition.kind().getSimpleName());
+                caches, ownedCaches, this::enqueue, clock), definition.finalizer(), reconciler, definition.kind().getSimpleName());
     }
 
     public String name() {

@@ -53,6 +53,7 @@ public final class Engine {
         private OperatorRuntime.Retry retry = OperatorRuntime.Retry.DEFAULT;
         private PassObserver observer = PassObserver.NONE;
         private String operatorNamespace = "default";
+        private java.time.Clock clock = java.time.Clock.systemUTC();
 
         private Builder(KubeHttp requests, KubeHttp watches) {
             this.requests = Objects.requireNonNull(requests, "requests");
@@ -146,6 +147,16 @@ public final class Engine {
         }
 
         /**
+         * The clock of every pass's context: the times it writes, such as a condition's
+         * {@code lastTransitionTime} (by default the system's, in UTC). The work queues' delays keep
+         * the JVM's monotonic time.
+         */
+        public Builder clock(java.time.Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
          * The runtime, not started.
          *
          * @throws IllegalStateException if no threads were given
@@ -155,7 +166,7 @@ public final class Engine {
                 throw new IllegalStateException("Give the engine its threads with threads(executor, scheduler)");
             }
             return new OperatorRuntime(requests, watches, List.copyOf(entries), executor, scheduler, requestScope, retry,
-                    observer, operatorNamespace);
+                    observer, operatorNamespace, clock);
         }
     }
 }

@@ -64,12 +64,15 @@ public final class OperatorRuntime {
     private final List<Runnable> failureListeners = new CopyOnWriteArrayList<>();
     private final AtomicBoolean failed = new AtomicBoolean();
     private volatile Future<?> startup;
+    /** The clock of the passes' contexts. */
+    private final java.time.Clock clock;
 
     /** Built by {@link Engine#builder}; see there for the parts. */
     OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
             ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer,
-            String operatorNamespace) {
+            String operatorNamespace, java.time.Clock clock) {
         this.requests = requests;
+        this.clock = clock;
         this.types = new DiscoveredKinds(requests);
         this.pool = new InformerPool(requests, watches, retry.maxDelay(), observer::informerCreated);
         this.executor = executor;
@@ -86,7 +89,7 @@ public final class OperatorRuntime {
         return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
                 namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
                 new EventRecorder(requests, "mooring/" + entry.definition().name(), operatorNamespace), observer,
-                failed -> onFailure((ControllerRunner<?>) failed));
+                failed -> onFailure((ControllerRunner<?>) failed), clock);
     }
 
     /** Start on the executor; returns at once. */

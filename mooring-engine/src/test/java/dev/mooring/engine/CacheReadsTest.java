@@ -46,6 +46,18 @@ class CacheReadsTest {
     }
 
     @Test
+    void aNamespacedReadWithoutANamespaceIsRefusedNamingTheKind() {
+        FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
+        source.add(map("a", "u1", Map.of()));
+        InformerCache<V1ConfigMap> cache = new InformerCache<>(source);
+        for (String namespace : new String[] {null, " "}) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> cache.get(namespace, "a"));
+            assertTrue(refused.getMessage().contains("ConfigMap is namespaced"), refused.getMessage());
+        }
+        assertTrue(cache.get("ops", "a").isPresent());
+    }
+
+    @Test
     void anObjectReplacedBetweenTwoListsIsADeleteThenAnAddNotAnUpdate() {
         InformerStore<V1ConfigMap> store = new InformerStore<>();
         List<String> heard = new ArrayList<>();

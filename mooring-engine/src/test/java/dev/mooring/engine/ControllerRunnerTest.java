@@ -294,6 +294,34 @@ class ControllerRunnerTest {
         assertEquals(1, runner.status().terminalErrors());
     }
 
+    /** A staged bean whose one stage has cases, none of which matches, and no Otherwise. */
+    static final class NoCaseMatches {
+        @dev.mooring.api.Stage(value = "Configured", order = 1)
+        @dev.mooring.api.Case(when = "never", priority = 1)
+        void configure(V1Deployment deployment) {
+        }
+
+        boolean never(V1Deployment deployment) {
+            return false;
+        }
+    }
+
+    @Test
+    void aStageWithoutAMatchingCaseNorOtherwiseFailsTerminallyWithReadyFalse() throws Exception {
+        start(definition(null, false, null), new StagePipeline<>(dev.mooring.engine.model.StagePlan.of(NoCaseMatches.class,
+                V1Deployment.class), new NoCaseMatches()));
+        V1Deployment web = deployment("web", "1", 2);
+        client.stored.add(web);
+        source.add(web);
+        awaitOutcomes(1);
+        assertEquals(Outcome.Kind.TERMINAL, outcomes.get(0));
+        String status = client.requests.stream().filter(request -> request.startsWith("PATCH status")).findFirst().orElseThrow();
+        assertTrue(status.contains("\"type\":\"Ready\"") && status.contains("\"reason\":\"TerminalError\""), status);
+        ticker.addAndGet(Duration.ofHours(1).toNanos());
+        assertTrue(queue.awaitIdle(WAIT), "nothing delayed");
+        assertEquals(1, outcomes.size(), "not retried");
+    }
+
     @Test
     void aPassPastItsTimeoutIsInterruptedCountedAsCancelledAndRetried() throws Exception {
         List<String> interrupts = new CopyOnWriteArrayList<>();
@@ -349,6 +377,36 @@ class ControllerRunnerTest {
         assertEquals(Outcome.Kind.ERROR, outcomes.get(0));
         await(() -> queue.delayed() == 1, "retried with backoff");
         assertEquals(0, runner.status().successes());
+    }
+
+    @Test
+    void aPassesEventsAreSentAlsoWhenItsStatusWriteFailed() throws Exception {
+        List<String> posted = new CopyOnWriteArrayList<>();
+        io.kubernetes.client.openapi.ApiClient api = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");
+        api.setHttpClient(new okhttp3.OkHttpClient.Builder().addInterceptor(chain -> {
+            okio.Buffer body = new okio.Buffer();
+            chain.request().body().writeTo(body);
+            posted.add(body.readUtf8());
+            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(201)
+                    .message("Created").body(okhttp3.ResponseBody.create("{}", okhttp3.MediaType.get("application/json"))).build();
+        }).build());
+        EventRecorder events = new EventRecorder(new dev.mooring.engine.kube.KubeHttp(api), "mooring/deployments", "ops");
+        PassObserver observer = (controller, outcome, duration) -> outcomes.add(outcome);
+        runner = new ControllerRunner<>(definition(null, false, null), (deployment, context) -> {
+            context.event(dev.mooring.api.EventType.NORMAL, "Scaled", "scaled to 2");
+            context.updateStatus(d -> d.setStatus(new V1DeploymentStatus().replicas(2)));
+            return Result.done();
+        }, client.forEveryNamespace(), RequestScope.NONE, queue, events, observer, failed::add);
+        runner.attachPrimary(source);
+        runner.startWorkers(workers, timers);
+        client.statusWriteFailure = new IllegalStateException("409 Conflict");
+        V1Deployment web = deployment("web", "1", 2);
+        client.stored.add(web);
+        source.add(web);
+        awaitOutcomes(1);
+        assertEquals(Outcome.Kind.ERROR, outcomes.get(0), "the failed status write fails the pass");
+        assertEquals(1, posted.size(), "the Event was sent all the same: " + posted);
+        assertTrue(posted.get(0).contains("\"reason\":\"Scaled\""), posted.get(0));
     }
 
     @Test

@@ -89,4 +89,33 @@ class EventRecorderTest {
         assertEquals("", short_.get("note").getAsString());
         assertEquals("Warning", short_.get("type").getAsString());
     }
+
+    @Test
+    void anObjectWithoutAUidGetsNoEventAndNoRequest() {
+        // no HTTP client at all: a request would fail the test
+        io.kubernetes.client.openapi.models.V1ConfigMap unsaved = new io.kubernetes.client.openapi.models.V1ConfigMap()
+                .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("ns").name("draft"));
+        assertFalse(recorder.emit(unsaved, EventType.NORMAL, "Created", "Created", "note", Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void anEventTheServerRefusesIsFalseNotAnExceptionAndItsKeyStaysReserved() {
+        java.util.List<String> posts = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.kubernetes.client.openapi.ApiClient client = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new okhttp3.OkHttpClient.Builder().addInterceptor(chain -> {
+            posts.add(chain.request().method() + " " + chain.request().url().encodedPath());
+            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(403)
+                    .message("Forbidden").body(okhttp3.ResponseBody.create("{\"kind\":\"Status\",\"code\":403,\"reason\":\"Forbidden\"}",
+                            okhttp3.MediaType.get("application/json"))).build();
+        }).build());
+        EventRecorder refused = new EventRecorder(new dev.mooring.engine.kube.KubeHttp(client), "mooring/test", "default",
+                Duration.ofSeconds(60), 3, now::get, Instant::now);
+        io.kubernetes.client.openapi.models.V1ConfigMap map = new io.kubernetes.client.openapi.models.V1ConfigMap().apiVersion("v1")
+                .kind("ConfigMap").metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("ns").name("a").uid("u1"));
+
+        assertFalse(refused.emit(map, EventType.NORMAL, "Created", "Created", "note", Duration.ofSeconds(1)));
+        assertEquals(java.util.List.of("POST /apis/events.k8s.io/v1/namespaces/ns/events"), posts);
+        assertFalse(refused.emit(map, EventType.NORMAL, "Created", "Created", "note", Duration.ofSeconds(1)));
+        assertEquals(1, posts.size(), "a refused key is not sent again within the interval");
+    }
 }

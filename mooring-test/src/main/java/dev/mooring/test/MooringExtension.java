@@ -64,6 +64,7 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
     private ScheduledExecutorService scheduler;
     private ResourceClient client;
     private MooringCluster cluster;
+    private volatile java.time.Clock clock = java.time.Clock.systemUTC();
 
     private MooringExtension(List<Object> controllers) {
         this.controllers = List.copyOf(controllers);
@@ -87,6 +88,19 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         return new MooringExtension(List.of(controllers));
     }
 
+    /**
+     * The clock of the controllers' passes: the times they write (a condition's {@code
+     * lastTransitionTime}) come from it, such as a {@link TestClock} the test moves. The work
+     * queues' delays and the API server's own times are not affected. Call it where the
+     * extension is made, before the class's tests start.
+     *
+     * @return this extension
+     */
+    public MooringExtension withClock(java.time.Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         LocalApiServer server = LocalApiServer.shared(context);
@@ -95,7 +109,8 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         namespace = "test-" + UUID.randomUUID().toString().substring(0, 8);
         Engine.Builder engine = Engine.builder(http,
                 new KubeHttp(Config.fromConfig(server.kubeconfig().toString()).setReadTimeout(120_000)))
-                .retry(new OperatorRuntime.Retry(Duration.ofMillis(100), Duration.ofSeconds(5))).operatorNamespace(namespace);
+                .retry(new OperatorRuntime.Retry(Duration.ofMillis(100), Duration.ofSeconds(5))).operatorNamespace(namespace)
+                .clock(clock);
         Set<Class<?>> customResources = new LinkedHashSet<>();
         for (Object controller : controllers) {
             ControllerDefinition definition = ControllerOptions.offline(controller.getClass(), namespace).orElseThrow();
@@ -204,6 +219,30 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
      */
     public void enqueue(String controllerName, String name) {
         runtime.enqueue(controllerName, new dev.mooring.api.ObjectKey(namespace, name));
+    }
+
+    /**
+     * Runs {@code write} again while it fails with a conflict (HTTP 409: a stale resourceVersion,
+     * or a precondition that no longer holds), at most {@code attempts} times, as client-go's
+     * {@code RetryOnConflict}: {@code write} should read the object fresh each time (as {@link
+     * ResourceClient#mutate} does). Any other failure is thrown at once.
+     *
+     * @return what the successful attempt returned
+     * @throws dev.mooring.api.client.KubernetesException the last conflict when every attempt conflicted
+     */
+    public static <T> T retryOnConflict(int attempts, java.util.function.Supplier<T> write) {
+        if (attempts < 1) {
+            throw new IllegalArgumentException("At least one attempt, not " + attempts);
+        }
+        for (int attempt = 1;; attempt++) {
+            try {
+                return write.get();
+            } catch (dev.mooring.api.client.KubernetesException e) {
+                if (e.code() != 409 || attempt >= attempts) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private static List<Class<?>> kinds(ControllerDefinition definition) {

@@ -135,6 +135,15 @@ class ConfigCheckTest {
     }
 
     /** MicroProfile Config over a map, with the environment-variable lookup rule of the specification. */
+    @Test
+    void theOperatorsNamespaceIsTheConfiguredOneElseTheServiceAccountsElseDefault() throws Exception {
+        assertEquals("team-a", new MooringConfig(config(Map.of("mooring.namespace", " team-a "))).namespace());
+        String fallback = java.nio.file.Files.isReadable(MooringConfig.SERVICE_ACCOUNT_NAMESPACE)
+                ? java.nio.file.Files.readString(MooringConfig.SERVICE_ACCOUNT_NAMESPACE).trim() : "default";
+        assertEquals(fallback, new MooringConfig(config(Map.of())).namespace(), "outside a pod: default");
+        assertEquals(fallback, new MooringConfig(config(Map.of("mooring.namespace", "  "))).namespace(), "blank is unset");
+    }
+
     private static Config config(Map<String, String> values) {
         return new Config() {
             @Override

@@ -221,4 +221,13 @@ class CrdsTest {
         assertTrue(error.getMessage().startsWith(Unkeyed.class.getName() + ".ports: @ListType(MAP) key 'name' must be required"),
                 error.getMessage());
     }
+
+    @Test
+    void printerColumnsAreTheDeclaredOnesAndNoneWithoutDeclarations() {
+        jakarta.json.JsonArray columns = at(GADGET, "/spec/versions/0/additionalPrinterColumns").asJsonArray();
+        assertEquals(Gadget.class.getAnnotationsByType(dev.mooring.api.crd.PrinterColumn.class).length, columns.size(),
+                "no Age appended: kubectl shows it only when no column is declared");
+        assertFalse(at(Crds.of(List.of(Keyed.class)).get(0), "/spec/versions/0").asJsonObject().containsKey("additionalPrinterColumns"),
+                "without columns kubectl shows NAME and AGE by itself");
+    }
 }

@@ -72,4 +72,14 @@ class RbacTest {
         }
         assertEquals("get,list,watch", rules(manifests).get("cluster /namespaces"), "the admission cache, and the live fallback read");
     }
+
+    @dev.mooring.api.RbacRule(resources = "secrets", verbs = {"list", "get", "get"})
+    static class RepeatedVerbs {
+    }
+
+    @Test
+    void aRulesVerbsAreWrittenSortedAndOnce() {
+        Map<String, String> rules = rules(Rbac.of(List.of(RepeatedVerbs.class), new Rbac.Settings("repeated", "operators", null)));
+        assertEquals("get,list", rules.get("operators /secrets"), rules.toString());
+    }
 }
