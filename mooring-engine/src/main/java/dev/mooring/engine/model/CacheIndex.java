@@ -5,9 +5,6 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
-import java.lang.reflect.WildcardType;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
@@ -42,7 +39,8 @@ public record CacheIndex(Class<? extends KubernetesObject> kind, String name, St
         if (method.getParameterCount() != 1 || !KubernetesObject.class.isAssignableFrom(method.getParameterTypes()[0])) {
             throw new IllegalArgumentException(where + " must take one parameter, the indexed client-java model");
         }
-        if (!Collection.class.isAssignableFrom(method.getReturnType()) || !returnsStrings(method.getGenericReturnType())) {
+        if (!Collection.class.isAssignableFrom(method.getReturnType())
+                || !ControllerOptions.isCollectionOf(method.getGenericReturnType(), String.class)) {
             throw new IllegalArgumentException(where + " must return a Collection<String> (for example Set<String>)");
         }
         return (Class<? extends KubernetesObject>) method.getParameterTypes()[0];
@@ -80,16 +78,5 @@ public record CacheIndex(Class<? extends KubernetesObject> kind, String name, St
         kinds.addAll(definition.owns());
         watchMethods.forEach(method -> kinds.add(ControllerOptions.watchedKind(method)));
         return kinds;
-    }
-
-    private static boolean returnsStrings(Type type) {
-        if (!(type instanceof ParameterizedType parameterized)) {
-            return false;
-        }
-        Type element = parameterized.getActualTypeArguments()[0];
-        if (element instanceof WildcardType wildcard && wildcard.getUpperBounds().length == 1) {
-            element = wildcard.getUpperBounds()[0];
-        }
-        return element == String.class;
     }
 }

@@ -236,14 +236,19 @@ public final class ControllerOptions {
     }
 
     private static boolean returnsKeys(Type type) {
+        return isCollectionOf(type, ObjectKey.class);
+    }
+
+    /** Whether {@code type} is a parameterized collection type whose element is {@code element} (or {@code ? extends} it). */
+    static boolean isCollectionOf(Type type, Class<?> element) {
         if (!(type instanceof ParameterizedType parameterized)) {
             return false;
         }
-        Type element = parameterized.getActualTypeArguments()[0];
-        if (element instanceof WildcardType wildcard && wildcard.getUpperBounds().length == 1) {
-            element = wildcard.getUpperBounds()[0];
+        Type argument = parameterized.getActualTypeArguments()[0];
+        if (argument instanceof WildcardType wildcard && wildcard.getUpperBounds().length == 1) {
+            argument = wildcard.getUpperBounds()[0];
         }
-        return element == ObjectKey.class;
+        return argument == element;
     }
 
     /** The interfaces a controller bean implements one of, each with the primary kind as its type argument. */
