@@ -67,6 +67,19 @@ class EngineFailureIT {
     }
 
     @Test
+    void anInitialListSlowerThanTheSyncTimeoutFailsTheControllerNamingIt() throws Exception {
+        String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "slow-list");
+        String list = "GET /api/v1/namespaces/" + namespace + "/configmaps";
+        try (HoldingProxy server = new HoldingProxy(Testbed.client(),
+                request -> request.startsWith(list) && !request.contains("watch=true"))) {
+            ControllerDefinition definition = new ControllerDefinition("slow-list", V1ConfigMap.class, namespace, null, 1,
+                    Duration.ofMinutes(5), Duration.ofSeconds(2), Duration.ofSeconds(5), null, false, List.of(), List.of(), null);
+            assertFails(server.client(), definition, "The initial list of ConfigMap in " + namespace + " did not complete within 2.0 s");
+            assertTrue(server.held() >= 1, "the list was sent and held");
+        }
+    }
+
+    @Test
     void aMapperThatThrowsFailsTheController() throws Exception {
         CoreV1Api core = new CoreV1Api(Testbed.client());
         String namespace = Testbed.createNamespace(core, "mapper");

@@ -52,6 +52,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private final ResourceType<T> type;
     private final InformerScope scope;
     private final List<java.util.function.Consumer<Throwable>> failureListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Runnable> relistListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ApiContact contact;
 
     private final InformerStore<T> store = new InformerStore<>();
@@ -110,6 +111,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     }
 
     /** The watched namespace, or null for all namespaces or a cluster-scoped kind. */
+    @Override
     public String namespace() {
         return scope.namespace();
     }
@@ -218,6 +220,11 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         }
     }
 
+    /** Be told after each complete relist (each list after the initial one), on the informer's thread; must be fast. */
+    public void onRelist(Runnable listener) {
+        relistListeners.add(listener);
+    }
+
     /** Complete lists so far: 1 after the initial list, one more per relist (after 410 Gone). */
     public long listCount() {
         return listsDone.get();
@@ -269,6 +276,8 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         if (!initialListDone) {
             initialListDone = true;
             LOG.info(() -> "Initial list of " + describe() + " complete: " + listed.size() + " objects");
+        } else {
+            relistListeners.forEach(Runnable::run);
         }
         synced.countDown();
     }

@@ -24,6 +24,7 @@ public final class InformerCache<T extends KubernetesObject> implements Cache<T>
         if (informer.type().namespaced() && (namespace == null || namespace.isBlank())) {
             throw new IllegalArgumentException(informer.type().kind() + " is namespaced: give a namespace to read " + name);
         }
+        checkInScope(namespace);
         return informer.get(new ObjectKey(informer.type().namespaced() ? namespace : null, name));
     }
 
@@ -35,6 +36,7 @@ public final class InformerCache<T extends KubernetesObject> implements Cache<T>
     @Override
     public List<T> list(String namespace, Map<String, String> labels) {
         checkSynced();
+        checkInScope(namespace);
         return informer.list().stream()
                 .filter(object -> !informer.type().namespaced() || Objects.equals(namespace, object.getMetadata().getNamespace()))
                 .filter(object -> hasLabels(object, labels))
@@ -59,6 +61,19 @@ public final class InformerCache<T extends KubernetesObject> implements Cache<T>
         });
         if (!informer.hasSynced()) {
             throw new IllegalStateException("The cache of " + informer.describe() + " has not synced yet");
+        }
+    }
+
+    /**
+     * A read in a namespace the cache does not hold is a mistake, not an empty answer (the
+     * reference and controller-runtime refuse it too): the cache would answer "none" for objects
+     * that may well exist.
+     */
+    private void checkInScope(String namespace) {
+        String watched = informer.namespace();
+        if (informer.type().namespaced() && watched != null && namespace != null && !watched.equals(namespace)) {
+            throw new IllegalArgumentException("The cache of " + informer.type().kind() + " holds namespace " + watched
+                    + " only, not " + namespace + ": a read outside the controller's namespace (read it with the client)");
         }
     }
 

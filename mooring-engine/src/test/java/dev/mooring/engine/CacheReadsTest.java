@@ -58,6 +58,24 @@ class CacheReadsTest {
     }
 
     @Test
+    void aReadOutsideTheWatchedNamespaceIsRefusedNotAnsweredEmpty() {
+        FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS, "ops");
+        source.add(map("a", "u1", Map.of("app", "web")));
+        InformerCache<V1ConfigMap> cache = new InformerCache<>(source);
+        for (org.junit.jupiter.api.function.Executable read : List.<org.junit.jupiter.api.function.Executable>of(
+                () -> cache.get("other", "a"), () -> cache.list("other"), () -> cache.list("other", Map.of("app", "web")))) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, read);
+            assertTrue(refused.getMessage().contains("holds namespace ops only, not other"), refused.getMessage());
+        }
+        assertTrue(cache.get("ops", "a").isPresent());
+        assertEquals(1, cache.list("ops", Map.of("app", "web")).size());
+
+        InformerCache<V1ConfigMap> everywhere = new InformerCache<>(new FakeSource<>(CONFIG_MAPS));
+        assertTrue(everywhere.get("other", "a").isEmpty(), "a cache of every namespace answers for any");
+        assertTrue(everywhere.list("other").isEmpty());
+    }
+
+    @Test
     void anObjectReplacedBetweenTwoListsIsADeleteThenAnAddNotAnUpdate() {
         InformerStore<V1ConfigMap> store = new InformerStore<>();
         List<String> heard = new ArrayList<>();

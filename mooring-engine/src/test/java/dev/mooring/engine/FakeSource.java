@@ -24,10 +24,17 @@ public final class FakeSource<T extends KubernetesObject> implements EventSource
     private final Map<ObjectKey, T> store = new ConcurrentHashMap<>();
     private final List<InformerListener<T>> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<Throwable>> failureListeners = new CopyOnWriteArrayList<>();
+    private final String namespace;
     private volatile Throwable failure;
 
     public FakeSource(ResourceType<T> type) {
+        this(type, null);
+    }
+
+    /** A source of the objects of one namespace ({@code null}: of all). */
+    public FakeSource(ResourceType<T> type, String namespace) {
         this.type = type;
+        this.namespace = namespace;
     }
 
     /** The object appears (the initial list, or a watch's ADDED). */
@@ -57,6 +64,11 @@ public final class FakeSource<T extends KubernetesObject> implements EventSource
     @Override
     public ResourceType<T> type() {
         return type;
+    }
+
+    @Override
+    public String namespace() {
+        return namespace;
     }
 
     @Override

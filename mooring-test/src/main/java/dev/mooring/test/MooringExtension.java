@@ -45,8 +45,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * <p>Before the class's tests: Mooring's local API server is started (once per JVM, on free
  * ports; or the cluster of {@code MOORING_TEST_KUBECONFIG} is used), a namespace of the class's
- * own is created, the CRDs of the controllers' {@code @CustomResource} kinds are applied and
- * established, and the controllers run there with Mooring's engine, as they would in Liberty:
+ * own is created, the CRDs of the controllers' {@code @CustomResource} kinds (and the files of
+ * {@link #withManifests}) are applied and established, and the controllers run there with Mooring's engine, as they would in Liberty:
  * the same options, informers, work queues, retries, stages, children and status writes. After
  * them the controllers stop. The controllers are the instances given: there is no CDI, so
  * anything they inject must be set by the test. The namespace is where they watch, whatever
@@ -65,6 +65,7 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
     private ResourceClient client;
     private MooringCluster cluster;
     private volatile java.time.Clock clock = java.time.Clock.systemUTC();
+    private final List<java.nio.file.Path> manifests = new ArrayList<>();
 
     private MooringExtension(List<Object> controllers) {
         this.controllers = List.copyOf(controllers);
@@ -101,6 +102,22 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         return this;
     }
 
+    /**
+     * YAML files to apply before the controllers start, after the namespace and together with
+     * the CRDs of the controllers' kinds: CRDs a test needs beside those (a kind another
+     * operator owns), and objects the controllers should find at start. A namespaced object
+     * without a namespace goes into the test's namespace; every CRD is awaited until {@code
+     * Established}. The files are read with the limits of a manifests folder; an unreadable
+     * file or a document that is not a Kubernetes object fails the class's start, naming the
+     * file. Call it where the extension is made.
+     *
+     * @return this extension
+     */
+    public MooringExtension withManifests(java.nio.file.Path... files) {
+        manifests.addAll(List.of(files));
+        return this;
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         LocalApiServer server = LocalApiServer.shared(context);
@@ -132,12 +149,14 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
             engine.controller(definition, controller,
                     controller instanceof Staged<?> ? StagePlan.of(controller.getClass(), definition.kind()) : null, watches, indexes);
         }
-        List<JsonObject> crds = new ArrayList<>();
+        List<JsonObject> objects = new ArrayList<>();
         for (jakarta.json.JsonObject crd : Crds.of(new ArrayList<>(customResources))) {
-            crds.add(JsonParser.parseString(crd.toString()).getAsJsonObject());
+            objects.add(JsonParser.parseString(crd.toString()).getAsJsonObject());
         }
-        new Installer(http, new Installer.Options(Duration.ofMinutes(1), true, true), line -> { })
-                .installNamespaceAndCrds(namespace, crds);
+        for (java.nio.file.Path file : manifests) {
+            objects.addAll(dev.mooring.manifests.ManifestFolder.readFile(file));
+        }
+        new Installer(http, new Installer.Options(Duration.ofMinutes(1), true, true), line -> { }).installInto(namespace, objects);
         cluster = new MooringCluster(http);
         client = cluster.client(namespace);
         executor = Executors.newCachedThreadPool();

@@ -27,15 +27,23 @@ public interface Cache<T extends KubernetesObject> {
      * The cached object with this namespace and name.
      *
      * @param namespace the namespace, ignored (may be null) for a cluster-scoped kind
+     * @throws IllegalArgumentException if the kind is namespaced and {@code namespace} is blank,
+     *     or outside the watched scope (a controller watching one namespace caches only that one)
      */
     Optional<T> get(String namespace, String name);
 
-    /** Every cached object in {@code namespace} (every object for a cluster-scoped kind). */
+    /**
+     * Every cached object in {@code namespace} (every object for a cluster-scoped kind).
+     *
+     * @throws IllegalArgumentException if {@code namespace} is outside the watched scope
+     */
     List<T> list(String namespace);
 
     /**
      * The cached objects in {@code namespace} whose labels include every entry of {@code labels}
      * (an AND of exact matches).
+     *
+     * @throws IllegalArgumentException if {@code namespace} is outside the watched scope
      */
     List<T> list(String namespace, Map<String, String> labels);
 

@@ -138,6 +138,32 @@ public final class Installer {
         crds(objects);
     }
 
+    /**
+     * Applies the namespace, the CRDs among the objects (each awaited until {@code Established}),
+     * then every other object, a namespaced one without a namespace into {@code namespace}: what
+     * a test needs before its controllers start. Nothing is awaited after the last step (no
+     * rollout: a test's API server may run no controllers).
+     */
+    public void installInto(String namespace, List<JsonObject> objects) throws StepFailed {
+        deadline = System.nanoTime() + options.timeout().toNanos();
+        step("check", () -> KubeNames.namespace(namespace, "namespace"));
+        check(objects);
+        Set<String> namespaces = new LinkedHashSet<>(List.of(namespace));
+        objects.forEach(object -> namespace(object).ifPresent(namespaces::add));
+        namespaces(namespaces);
+        crds(objects);
+        step("objects", () -> {
+            for (JsonObject object : select(objects, kind -> !kind.equals("CustomResourceDefinition"))) {
+                JsonObject placed = object;
+                if (namespace(object).isEmpty() && served(object).namespaced()) {
+                    placed = object.deepCopy();
+                    placed.getAsJsonObject("metadata").addProperty("namespace", namespace);
+                }
+                apply(placed);
+            }
+        });
+    }
+
     private void namespaces(Set<String> namespaces) throws StepFailed {
         step("namespaces", () -> {
             for (String namespace : namespaces) {
@@ -481,13 +507,17 @@ public final class Installer {
                 + object.getAsJsonObject("metadata").get("name").getAsString();
     }
 
+    private ResourceType<?> served(JsonObject object) {
+        String apiVersion = object.get("apiVersion").getAsString();
+        String kind = object.get("kind").getAsString();
+        return kinds.served(apiVersion, kind)
+                .orElseThrow(() -> new IllegalStateException("the API server does not serve " + kind + " in " + apiVersion));
+    }
+
     /** The object's path, from the API server's discovery of its apiVersion. */
     private String path(JsonObject object) {
         // what a manifest says goes into the request path only by Kubernetes' name rules, as in every path the runtime builds
-        String apiVersion = object.get("apiVersion").getAsString();
-        String kind = object.get("kind").getAsString();
-        ResourceType<?> type = kinds.served(apiVersion, kind)
-                .orElseThrow(() -> new IllegalStateException("the API server does not serve " + kind + " in " + apiVersion));
+        ResourceType<?> type = served(object);
         String namespace = !type.namespaced() ? null : KubeNames.namespace(namespace(object).orElseThrow(
                 () -> new IllegalArgumentException(describe(object) + " has no namespace")), "metadata.namespace");
         return type.itemPath(namespace, KubeNames.name(object.getAsJsonObject("metadata").get("name").getAsString(), "metadata.name"));

@@ -69,22 +69,44 @@ public final class ManifestFolder {
             }
             files.add(file);
         }
-        Gson gson = new Gson();
         List<JsonObject> objects = new ArrayList<>();
         for (String file : files) {
-            int document = 0;
-            for (Object loaded : yaml().loadAll(text(root, file))) {
-                document++;
-                if (document > MAX_DOCUMENTS) {
-                    throw new IllegalArgumentException(file + " holds more than " + MAX_DOCUMENTS + " YAML documents");
-                }
-                if (loaded == null) {
-                    continue;
-                }
-                var json = gson.toJsonTree(loaded);
-                ManifestObjects.check(json, file + ", document " + document);
-                objects.add(json.getAsJsonObject());
+            objects.addAll(documents(text(root, file), file));
+        }
+        return objects;
+    }
+
+    /**
+     * The objects of one YAML file, with the limits and checks of a folder's files (a test's
+     * extra manifests, for example).
+     *
+     * @throws IOException when the file cannot be read
+     * @throws IllegalArgumentException naming the file, for one that is not a regular file or is
+     *     too large, or YAML that is not a list of Kubernetes objects
+     */
+    public static List<JsonObject> readFile(Path file) throws IOException {
+        Path absolute = file.toAbsolutePath();
+        if (absolute.getFileName() == null || !Files.exists(absolute)) {
+            throw new IOException(file + " does not exist");
+        }
+        return documents(text(absolute.getParent().toRealPath(), absolute.getFileName().toString()), file.toString());
+    }
+
+    private static List<JsonObject> documents(String text, String file) {
+        Gson gson = new Gson();
+        List<JsonObject> objects = new ArrayList<>();
+        int document = 0;
+        for (Object loaded : yaml().loadAll(text)) {
+            document++;
+            if (document > MAX_DOCUMENTS) {
+                throw new IllegalArgumentException(file + " holds more than " + MAX_DOCUMENTS + " YAML documents");
             }
+            if (loaded == null) {
+                continue;
+            }
+            var json = gson.toJsonTree(loaded);
+            ManifestObjects.check(json, file + ", document " + document);
+            objects.add(json.getAsJsonObject());
         }
         return objects;
     }

@@ -129,6 +129,21 @@ class ManifestFolderTest {
     }
 
     @Test
+    void oneFileIsReadWithTheSameChecks() throws Exception {
+        Path file = Files.writeString(parent.resolve("extra.yaml"), CONFIG_MAP + "---\n" + CONFIG_MAP.replace("name: a", "name: b"));
+        assertEquals(List.of("a", "b"), ManifestFolder.readFile(file).stream()
+                .map(object -> object.getAsJsonObject("metadata").get("name").getAsString()).toList());
+        Path bad = Files.writeString(parent.resolve("bad.yaml"), "kind: ConfigMap\nmetadata: {name: a}\n");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ManifestFolder.readFile(bad));
+        assertTrue(refused.getMessage().contains("bad.yaml, document 1"), refused.getMessage());
+        IOException missing = assertThrows(IOException.class, () -> ManifestFolder.readFile(parent.resolve("none.yaml")));
+        assertTrue(missing.getMessage().contains("none.yaml does not exist"), missing.getMessage());
+        Path folderItself = Files.createDirectories(parent.resolve("a-folder.yaml"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ManifestFolder.readFile(folderItself)).getMessage()
+                .contains("not a regular file"));
+    }
+
+    @Test
     void aFolderWithoutKustomizationIsNamed() throws Exception {
         Path empty = Files.createDirectories(parent.resolve("empty"));
         IOException missing = assertThrows(IOException.class, () -> ManifestFolder.read(empty));

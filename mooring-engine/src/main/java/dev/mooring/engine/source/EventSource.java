@@ -22,6 +22,9 @@ public interface EventSource<T extends KubernetesObject> {
     /** The kind this source serves. */
     ResourceType<T> type();
 
+    /** The one namespace whose objects it holds, or null for every namespace (and for a cluster-scoped kind). */
+    String namespace();
+
     /** Subscribe to changes, delivered in order on the source's own thread. */
     void addListener(InformerListener<T> listener);
 
