@@ -175,7 +175,28 @@ class ConfigMapMirrorIT {
             assertTrue(after.containsKey(Prometheus.key(name, controller)), name + " missing");
         }
         assertTrue(after.containsKey(Prometheus.key("workqueue_depth", controller, "name=\"configmap-mirror\"")));
-        assertTrue(after.containsKey(Prometheus.key("workqueue_retries_total", controller, "name=\"configmap-mirror\"")));
+        String queue = "name=\"configmap-mirror\"";
+        assertTrue(after.containsKey(Prometheus.key("workqueue_retries_total", controller, queue)));
+        String adds = Prometheus.key("workqueue_adds_total", controller, queue);
+        assertTrue(after.get(adds) - before.getOrDefault(adds, 0.0) >= 2, "adds: " + after.get(adds));
+        for (String timer : java.util.List.of("workqueue_queue_duration_seconds", "workqueue_work_duration_seconds")) {
+            String timed = Prometheus.key(timer + "_count", controller, queue);
+            assertTrue(after.get(timed) - before.getOrDefault(timed, 0.0) >= 2, timer + ": " + after.get(timed));
+            assertTrue(after.containsKey(Prometheus.key(timer + "_bucket", controller, queue, "le=\"+Inf\"")), timer + " has no buckets");
+        }
+        assertTrue(after.containsKey(Prometheus.key("workqueue_unfinished_work_seconds", controller, queue)));
+        assertTrue(after.containsKey(Prometheus.key("workqueue_longest_running_processor_seconds", controller, queue)));
+        // the API server's host and port, as client-go labels them
+        String host = "host=\"" + java.net.URI.create(Testbed.env().getProperty("TESTBED_SERVER")).getAuthority() + "\"";
+        String gets = Prometheus.key("rest_client_requests_total", "code=\"200\"", host, "method=\"GET\"");
+        assertTrue(after.getOrDefault(gets, 0.0) >= 1, "no answered GET in " + after.keySet().stream()
+                .filter(key -> key.startsWith("rest_client")).toList());
+        assertTrue(after.get(Prometheus.key("rest_client_request_duration_seconds_count", host, "verb=\"GET\"")) >= 1);
+        Map<String, String> types = Prometheus.types(answer.body());
+        for (String counter : java.util.List.of("controller_runtime_reconcile_total", "controller_runtime_reconcile_errors_total",
+                "workqueue_adds_total", "workqueue_retries_total", "rest_client_requests_total")) {
+            assertEquals("counter", Prometheus.type(types, counter), counter);
+        }
         assertFalse(answer.body().contains("metered-one") || answer.body().contains(namespace),
                 "object names or namespaces leaked into metric labels");
     }

@@ -79,8 +79,16 @@ class ElectionIT {
         String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "election");
         LeaderElector a = elector(Testbed.client(), namespace, "a", Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1));
         LeaderElector b = elector(Testbed.client(), namespace, "b", Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1));
+        java.util.concurrent.atomic.AtomicInteger told = new java.util.concurrent.atomic.AtomicInteger();
+        a.observe(new LeaderElector.Observer() {
+            @Override
+            public void acquired() {
+                told.incrementAndGet();
+            }
+        });
         run(a, 1);
         Eventually.await("a leads", Duration.ofSeconds(20), a::isLeader);
+        assertEquals(1, told.get(), "the observer hears the acquisition (the metrics' counter)");
         run(b, 2);
         Thread.sleep(3000);
         assertFalse(b.isLeader(), "a standby took the Lease of a live leader");

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * In Liberty's JSON logs, the records a pass writes carry its controller, kind, namespace and
- * name as fields of their own ({@code ext_controller}, ...), so that a log system can filter by
- * object; records outside a pass do not.
+ * In Liberty's JSON logs, the records a pass writes carry its controller, kind, namespace, name
+ * and reconcile id as fields of their own ({@code ext_controller}, ...), so that a log system can
+ * filter by object or pass; records outside a pass do not.
  */
 class JsonLogIT {
 
@@ -53,15 +53,21 @@ class JsonLogIT {
         assertEquals("ConfigMap", field(failure, "ext_kind"), failure.toString());
         assertEquals(namespace, field(failure, "ext_namespace"), failure.toString());
         assertEquals("taken", field(failure, "ext_name"), failure.toString());
+        assertTrue(field(failure, "ext_reconcile_id").matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+                "the pass's id: " + failure);
         JsonObject started = record("is ready").orElseThrow(); // written at start-up, outside any pass
         assertTrue(!started.has("ext_name") && !started.has("ext_controller"), started.toString());
     }
 
-    /** The first JSON record of messages.log whose message contains {@code text}. */
     private Optional<JsonObject> record(String text) {
+        return record(server.log(), text);
+    }
+
+    /** The first JSON record of a messages.log whose message contains {@code text}. */
+    static Optional<JsonObject> record(Path log, String text) {
         List<String> lines;
         try {
-            lines = Files.readAllLines(server.log());
+            lines = Files.readAllLines(log);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

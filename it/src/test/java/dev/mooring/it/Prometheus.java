@@ -43,6 +43,23 @@ final class Prometheus {
         return samples;
     }
 
+    /** The type each {@code # TYPE} line gives, by the name it names. */
+    static Map<String, String> types(String text) {
+        Map<String, String> types = new HashMap<>();
+        for (String line : text.split("\n")) {
+            if (line.startsWith("# TYPE ")) {
+                String[] parts = line.substring("# TYPE ".length()).trim().split(" ");
+                types.put(parts[0], parts[1]);
+            }
+        }
+        return types;
+    }
+
+    /** The type of a series: of its own name, or of the family the {@code _total} suffix was added to. */
+    static String type(Map<String, String> types, String series) {
+        return types.getOrDefault(series, types.get(series.replaceFirst("_total$", "")));
+    }
+
     /** The key of a sample: the name and its labels (other than mp_scope), sorted. */
     static String key(String name, String... labels) {
         return name + Arrays.stream(labels).sorted().collect(Collectors.joining(",", "{", "}"));

@@ -178,7 +178,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
         try {
             for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
                 ObjectKey key = next.get();
-                try (LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name())) {
+                try (LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name(),
+                        java.util.UUID.randomUUID().toString())) {
                     reconcile(key);
                 } finally {
                     queue.done(key);
@@ -351,6 +352,10 @@ public final class ControllerRunner<T extends KubernetesObject> {
         return new ControllerStatus(name(), definition.kind().getSimpleName(), state.get(),
                 cause == null ? null : cause.getMessage(), queue.depth(), queue.processing(), queue.delayed(),
                 counts.successes(), counts.errors(), counts.terminalErrors(), counts.cancellations(),
-                counts.durationSeconds());
+                counts.durationSeconds(), seconds(queue.unfinishedWork()), seconds(queue.longestRunning()));
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toNanos() / 1e9;
     }
 }

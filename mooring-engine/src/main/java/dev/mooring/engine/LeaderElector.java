@@ -65,6 +65,8 @@ public final class LeaderElector {
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong acquisitions = new AtomicLong();
     private final AtomicLong renewalFailures = new AtomicLong();
+    private volatile Observer observer = new Observer() {
+    };
     private volatile boolean active;
     private volatile boolean electing;
     private volatile long lastRenewed;
@@ -107,6 +109,20 @@ public final class LeaderElector {
         return contacted && nanoTime.getAsLong() - lastContact < settings.leaseDuration().toNanos();
     }
 
+    /** Told of each acquisition and each failed renewal, on the election's thread (for counters); must be fast. */
+    public interface Observer {
+        default void acquired() {
+        }
+
+        default void renewalFailed() {
+        }
+    }
+
+    /** Tell {@code observer} of acquisitions and failed renewals from now on (set it before {@link #run}). */
+    public void observe(Observer observer) {
+        this.observer = java.util.Objects.requireNonNull(observer, "observer");
+    }
+
     public long acquisitions() {
         return acquisitions.get();
     }
@@ -137,6 +153,7 @@ public final class LeaderElector {
             }
             active = true;
             acquisitions.incrementAndGet();
+            observer.acquired();
             LOG.info(() -> "Acquired Lease " + settings.namespace() + "/" + settings.name() + " as " + settings.identity());
             leadership.acquired();
             renewUntilStopped();
@@ -185,6 +202,7 @@ public final class LeaderElector {
             }
             if (!attempt()) {
                 renewalFailures.incrementAndGet();
+                observer.renewalFailed();
             }
             if (nanoTime.getAsLong() - lastRenewed >= settings.renewDeadline().toNanos()) {
                 throw new LeadershipLost("Lease renewal deadline exceeded");

@@ -7,10 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The fields of one pass — controller, kind, namespace, name — on every log record written on
- * the worker's thread during it, as separate fields: in Liberty's JSON logs (console or
- * {@code messages.log}) they appear as {@code ext_controller}, {@code ext_kind},
- * {@code ext_namespace} and {@code ext_name}, through Liberty's {@code LogRecordContext} (an
+ * The fields of one pass — controller, kind, namespace, name, reconcile id — or of one admission
+ * review on every log record written on its thread during it, as separate fields: in Liberty's
+ * JSON logs (console or {@code messages.log}) they appear as {@code ext_controller}, {@code ext_kind},
+ * {@code ext_namespace}, {@code ext_name}, {@code ext_reconcile_id} (or {@code ext_webhook},
+ * {@code ext_operation}, {@code ext_uid}), through Liberty's {@code LogRecordContext} (an
  * {@code ibm-api} package every application sees). Outside Liberty (the engine embedded in tests)
  * there is no such context and the fields are left out; messages still name the object.
  */
@@ -65,15 +66,44 @@ public final class LogFields {
         return ADD != null;
     }
 
-    /** Puts the fields of a pass on this thread's log records until the scope closes; empty values are left out. */
-    public static Scope pass(String controller, String kind, String namespace, String name) {
+    /**
+     * Puts the fields of a pass on this thread's log records until the scope closes; empty values
+     * are left out. {@code reconcileId} tells one pass from the next of the same object (as
+     * controller-runtime's {@code reconcileID}).
+     */
+    public static Scope pass(String controller, String kind, String namespace, String name, String reconcileId) {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("controller", controller);
         fields.put("kind", kind);
-        if (namespace != null && !namespace.isEmpty()) {
-            fields.put("namespace", namespace);
-        }
+        fields.put("namespace", namespace);
         fields.put("name", name);
+        fields.put("reconcile_id", reconcileId);
+        return open(fields);
+    }
+
+    /**
+     * Puts the fields of one admission review on this thread's log records until the scope
+     * closes: the webhook (its path), the operation, the object's kind, namespace and name, and
+     * the review's uid, which the API server's audit log records too.
+     */
+    public static Scope admission(String webhook, String operation, String kind, String namespace, String name, String uid) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("webhook", webhook);
+        fields.put("operation", operation);
+        fields.put("kind", kind);
+        fields.put("namespace", namespace);
+        fields.put("name", name);
+        fields.put("uid", uid);
+        return open(fields);
+    }
+
+    private static Scope open(Map<String, String> all) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        all.forEach((key, value) -> {
+            if (value != null && !value.isEmpty()) {
+                fields.put(key, value);
+            }
+        });
         if (ADD != null) {
             for (Map.Entry<String, String> field : fields.entrySet()) {
                 try {

@@ -85,7 +85,8 @@ public final class OperatorRuntime {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry, PassObserver observer,
             String operatorNamespace) {
-        WorkQueue<ObjectKey> queue = new WorkQueue<>(RetryPolicy.exponential(retry.baseDelay(), retry.maxDelay(), RetryPolicy.DEFAULT_JITTER), System::nanoTime);
+        WorkQueue<ObjectKey> queue = new WorkQueue<>(RetryPolicy.exponential(retry.baseDelay(), retry.maxDelay(),
+                RetryPolicy.DEFAULT_JITTER), System::nanoTime, observer.queue(entry.definition().name()));
         return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
                 namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
                 new EventRecorder(requests, "mooring/" + entry.definition().name(), operatorNamespace), observer,

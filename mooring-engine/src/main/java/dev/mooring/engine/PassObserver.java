@@ -2,7 +2,10 @@ package dev.mooring.engine;
 
 import java.time.Duration;
 
-/** Told about every finished reconcile pass and every new informer (for metrics); called on the engine's threads, must be fast. */
+/**
+ * Told about every finished reconcile pass, every new informer and each controller's queue (for
+ * metrics); called on the engine's threads, must be fast.
+ */
 public interface PassObserver {
 
     /** Observes nothing. */
@@ -12,5 +15,10 @@ public interface PassObserver {
 
     /** An informer was created (before it starts); for its gauges. */
     default void informerCreated(Informer<?> informer) {
+    }
+
+    /** The observer of controller {@code controller}'s work queue, asked once when the queue is made. */
+    default dev.mooring.engine.queue.QueueObserver queue(String controller) {
+        return dev.mooring.engine.queue.QueueObserver.NONE;
     }
 }

@@ -53,6 +53,7 @@ class InformerTest {
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
         KubeHttp http = new KubeHttp(client);
         informer = new Informer<>(http, http, CONFIG_MAPS, "ops", null, Duration.ofSeconds(1));
+        informer.onRelist(() -> seen.add("relisted"));
         informer.addListener(new InformerListener<>() {
             @Override
             public void onAdd(V1ConfigMap object) {
@@ -100,9 +101,10 @@ class InformerTest {
         assertEquals("GET /api/v1/namespaces/ops/configmaps limit=500", api.queries.get(2), "the relist reads consistently, in pages");
         assertTrue(api.queries.get(3).contains("resourceVersion=30"), api.queries.toString());
         // within one list the order of the objects is not defined: the first list's adds, then the relist's changes
-        assertEquals(4, seen.size(), seen.toString());
+        assertEquals(5, seen.size(), seen.toString());
         assertEquals(java.util.Set.of("add a", "add b"), java.util.Set.copyOf(seen.subList(0, 2)));
         assertEquals(java.util.Set.of("update a", "delete b"), java.util.Set.copyOf(seen.subList(2, 4)));
+        assertEquals("relisted", seen.get(4), "told after the relist's changes, once");
         assertFalse(informer.get(new ObjectKey("ops", "b")).isPresent());
         assertEquals(2, informer.listCount());
     }

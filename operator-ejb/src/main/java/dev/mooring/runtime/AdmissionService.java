@@ -122,6 +122,7 @@ public class AdmissionService {
             dev.mooring.engine.admission.WebhookTls tls = config.webhookTls();
             clients = config.webhookClientAuth() ? new ClientTrust(tls.clientCa()) : ClientTrust.ANY;
             certificate = new ServingCertificate(tls, clients.required(), config.webhookHost(), config.webhookPort());
+            metrics.certificate(certificate::notAfter);
             boolean validating = routes.stream().anyMatch(route -> !route.mutating());
             boolean mutating = routes.stream().anyMatch(AdmissionRoute::mutating);
             selfManaged = config.selfManagedCertificates()

@@ -1,6 +1,7 @@
 package dev.mooring.runtime;
 
 import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.RequestTiming;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.auth.ApiKeyAuth;
 import io.kubernetes.client.openapi.auth.HttpBasicAuth;
@@ -34,7 +35,8 @@ import java.util.logging.Logger;
  * (read timeout {@code mooring.request.timeout}) and one for watches, whose read timeout is the
  * watch idle timeout. Every HTTP/2 connection is pinged every {@code mooring.connection.ping-interval}
  * and closed when a ping goes unanswered, so that a hung API server, whose connections stay open
- * but silent, fails the watches and requests on them within seconds.
+ * but silent, fails the watches and requests on them within seconds. Every request is counted
+ * and timed for the {@code rest_client_*} metrics.
  */
 @ApplicationScoped
 public class KubernetesConnection {
@@ -45,6 +47,9 @@ public class KubernetesConnection {
     @Inject
     MooringConfig config;
 
+    @Inject
+    RuntimeMetrics metrics;
+
     private String source;
     private KubeHttp requests;
     private KubeHttp watches;
@@ -53,6 +58,7 @@ public class KubernetesConnection {
     void connect() {
         Function<Integer, ApiClient> factory = clientFactory(System.getenv());
         ApiClient client = withPings(factory.apply((int) config.requestTimeout().toMillis()), config.pingInterval());
+        client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(new RequestTiming(metrics::answered)).build());
         requests = new KubeHttp(client.setUserAgent(KubeHttp.USER_AGENT));
         watches = new KubeHttp(withReadTimeout(client, (int) config.watchIdleTimeout().toMillis()).setUserAgent(KubeHttp.USER_AGENT));
         LOG.info(() -> "Mooring connects to " + requests.apiClient().getBasePath() + " (" + source + ")");

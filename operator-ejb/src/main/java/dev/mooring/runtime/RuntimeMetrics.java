@@ -6,12 +6,14 @@ import dev.mooring.engine.Outcome;
 import dev.mooring.engine.PassObserver;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.engine.queue.QueueObserver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
@@ -20,9 +22,10 @@ import org.eclipse.microprofile.metrics.Tag;
 import org.eclipse.microprofile.metrics.Timer;
 
 /**
- * Mooring's MicroProfile Metrics, named like controller-runtime's where one exists so that its
- * dashboards apply. The only label is the controller name (never object names, namespaces, UIDs
- * or messages). Every metric is documented in {@code docs/reference/metrics.md}.
+ * Mooring's MicroProfile Metrics, named, typed and labelled like controller-runtime's and
+ * client-go's where one exists. Labels are low in cardinality: controller, queue, result, HTTP
+ * method, code and host, informer, webhook path (never object names, namespaces, UIDs or
+ * messages). Every metric is documented in {@code docs/reference/metrics.md}.
  */
 @ApplicationScoped
 public class RuntimeMetrics implements PassObserver {
@@ -36,6 +39,9 @@ public class RuntimeMetrics implements PassObserver {
     }
 
     private final java.util.Map<String, PassMetrics> passMetrics = new java.util.concurrent.ConcurrentHashMap<>();
+    /** By "code method host" and "method host": registered on first use, then found without the registry. */
+    private final java.util.Map<String, Counter> requestCounters = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, Timer> requestTimers = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Register the gauges of a runtime and its controllers. */
     void register(OperatorRuntime runtime, List<ControllerDefinition> controllers, BooleanSupplier ready,
@@ -44,8 +50,6 @@ public class RuntimeMetrics implements PassObserver {
                 () -> ready.getAsBoolean() ? 1 : 0);
         registry.gauge(meta("mooring_informers", "Distinct informers (watches), shared between controllers"),
                 runtime::informerCount);
-        registry.gauge(meta("mooring_informer_relists", "Relists after expired watch history (410 Gone), cumulative"),
-                runtime::relists);
         for (ControllerDefinition definition : controllers) {
             String name = definition.name();
             Tag controller = new Tag("controller", name);
@@ -56,6 +60,12 @@ public class RuntimeMetrics implements PassObserver {
                     ControllerStatus::queued, controller, new Tag("name", name));
             gauge(runtime, name, "mooring_workqueue_delayed", "Keys with a pending retry or requeue", ControllerStatus::delayed,
                     controller);
+            seconds(runtime, name, "workqueue_unfinished_work_seconds",
+                    "How long the passes running now have run, added up, in seconds", ControllerStatus::unfinishedWorkSeconds,
+                    controller, new Tag("name", name));
+            seconds(runtime, name, "workqueue_longest_running_processor_seconds",
+                    "How long the longest-running pass running now has run, in seconds", ControllerStatus::longestRunningSeconds,
+                    controller, new Tag("name", name));
             java.util.Map<Outcome.Kind, Counter> results = new java.util.EnumMap<>(Outcome.Kind.class);
             for (Outcome.Kind kind : Outcome.Kind.values()) {
                 results.put(kind, registry.counter(meta("controller_runtime_reconcile_total", "Finished reconcile passes by result"),
@@ -76,10 +86,21 @@ public class RuntimeMetrics implements PassObserver {
         if (elector != null) {
             Tag lease = new Tag("name", elector.settings().name());
             registry.gauge(meta("leader_election_master_status", "1 while this replica leads"), () -> elector.isLeader() ? 1 : 0, lease);
-            registry.gauge(meta("mooring_leader_election_acquisitions", "Leaderships acquired by this replica, cumulative"),
-                    elector::acquisitions, lease);
-            registry.gauge(meta("mooring_leader_election_renewal_failures", "Failed Lease renewals (transient), cumulative"),
-                    elector::renewalFailures, lease);
+            Counter acquisitions = registry.counter(meta("mooring_leader_election_acquisitions_total",
+                    "Leaderships acquired by this replica"), lease);
+            Counter renewalFailures = registry.counter(meta("mooring_leader_election_renewal_failures_total",
+                    "Failed Lease renewals (transient)"), lease);
+            elector.observe(new LeaderElector.Observer() {
+                @Override
+                public void acquired() {
+                    acquisitions.inc();
+                }
+
+                @Override
+                public void renewalFailed() {
+                    renewalFailures.inc();
+                }
+            });
         }
     }
 
@@ -87,6 +108,48 @@ public class RuntimeMetrics implements PassObserver {
             Tag... tags) {
         registry.gauge(meta(metric, help), () -> runtime.statuses().stream().filter(status -> status.name().equals(name))
                 .mapToLong(value).findFirst().orElse(0), tags);
+    }
+
+    private void seconds(OperatorRuntime runtime, String name, String metric, String help, ToDoubleFunction<ControllerStatus> value,
+            Tag... tags) {
+        registry.gauge(meta(metric, help), () -> runtime.statuses().stream().filter(status -> status.name().equals(name))
+                .mapToDouble(value).findFirst().orElse(0), tags);
+    }
+
+    /** The queue metrics of client-go's work queue, named and labelled as its Prometheus provider names them. */
+    @Override
+    public QueueObserver queue(String controller) {
+        Tag[] tags = {new Tag("controller", controller), new Tag("name", controller)};
+        Counter adds = registry.counter(meta("workqueue_adds_total", "Keys that became ready (adds that did not collapse)"), tags);
+        Timer waits = registry.timer(meta("workqueue_queue_duration", "Time a key waited in the queue before a worker took it,"
+                + " in seconds"), tags);
+        Timer work = registry.timer(meta("workqueue_work_duration", "Time a worker held a key, in seconds"), tags);
+        return new QueueObserver() {
+            @Override
+            public void added() {
+                adds.inc();
+            }
+
+            @Override
+            public void waited(Duration queued) {
+                waits.update(queued);
+            }
+
+            @Override
+            public void worked(Duration processing) {
+                work.update(processing);
+            }
+        };
+    }
+
+    /** One request to the API server answered (or not): client-go's {@code rest_client_*} metrics. */
+    void answered(String method, String host, String code, Duration latency) {
+        requestCounters.computeIfAbsent(code + " " + method + " " + host, key -> registry.counter(meta("rest_client_requests_total",
+                "Requests to the API server by status code, method and host"), new Tag("code", code), new Tag("method", method),
+                new Tag("host", host))).inc();
+        requestTimers.computeIfAbsent(method + " " + host, key -> registry.timer(meta("rest_client_request_duration",
+                "Latency of requests to the API server until the answer's headers, in seconds"), new Tag("verb", method),
+                new Tag("host", host))).update(latency);
     }
 
     @Override
@@ -116,6 +179,9 @@ public class RuntimeMetrics implements PassObserver {
         registry.gauge(meta("mooring_informer_last_contact_seconds",
                 "When the API server last answered the informer, in seconds since the epoch (0: never)"),
                 () -> informer.lastContactMillis() / 1000.0, tag);
+        Counter relists = registry.counter(meta("mooring_informer_relists_total",
+                "Relists of the informer after its watch history expired (410 Gone)"), tag);
+        informer.onRelist(relists::inc);
     }
 
     /**
@@ -157,6 +223,13 @@ public class RuntimeMetrics implements PassObserver {
                 }
             }
         };
+    }
+
+    /** The expiry of the webhooks' serving certificate, for an alert before it passes. */
+    void certificate(java.util.function.Supplier<java.util.Optional<java.time.Instant>> notAfter) {
+        registry.gauge(meta("mooring_webhook_certificate_expiry_seconds",
+                "When the webhooks' serving certificate expires, in seconds since the epoch (0: none installed yet)"),
+                () -> notAfter.get().map(java.time.Instant::getEpochSecond).orElse(0L));
     }
 
     private static Metadata meta(String name, String description) {

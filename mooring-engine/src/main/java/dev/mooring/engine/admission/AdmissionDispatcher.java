@@ -5,7 +5,9 @@ import dev.mooring.api.admission.AdmissionRequest;
 import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.UserInfo;
 import dev.mooring.api.patch.Patches;
+import dev.mooring.engine.LogFields;
 import dev.mooring.engine.RequestScope;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -227,12 +229,26 @@ public final class AdmissionDispatcher {
     }
 
     private Answer review(BoundRoute bound, Decoded decoded, long start) {
+        try (LogFields.Scope fields = fields(bound.route(), decoded.request())) {
+            return reviewLogged(bound, decoded, start);
+        }
+    }
+
+    /** The fields of this review on the log records of the thread that opens them. */
+    private static LogFields.Scope fields(AdmissionRoute route, TypedAdmissionRequest<?> request) {
+        // a CONNECT's request is its options, of no kind of their own: the admitted resource's kind
+        ResourceType<?> kind = route.requestKind() != null ? route.requestKind() : route.target();
+        return LogFields.admission(route.path(), request.operation().name(), kind == null ? null : kind.kind(), request.namespace(),
+                request.name(), request.uid());
+    }
+
+    private Answer reviewLogged(BoundRoute bound, Decoded decoded, long start) {
         AdmissionRoute route = bound.route();
         TypedAdmissionRequest<?> request = decoded.request();
         Future<Object> call;
         try {
             call = executor.submit(() -> {
-                try (RequestScope.Activation active = scope.activate()) {
+                try (RequestScope.Activation active = scope.activate(); LogFields.Scope fields = fields(route, request)) {
                     return bound.call(request);
                 }
             });

@@ -45,6 +45,7 @@ public final class ServingCertificate {
     private long lastReload;
     private int reloads;
     private volatile boolean serving;
+    private volatile java.time.Instant notAfter;
     private volatile String detail = "the serving certificate is not installed yet";
 
     /**
@@ -71,6 +72,11 @@ public final class ServingCertificate {
         return serving;
     }
 
+    /** When the installed certificate expires; empty until one is installed. */
+    public java.util.Optional<java.time.Instant> notAfter() {
+        return java.util.Optional.ofNullable(notAfter);
+    }
+
     /** What the port serves, or what is missing. */
     public String detail() {
         return detail;
@@ -83,6 +89,7 @@ public final class ServingCertificate {
             if (installed == null || !Arrays.equals(files, installedFiles)) {
                 installed = tls.install();
                 installedFiles = files;
+                notAfter = installed.getNotAfter().toInstant();
                 serving = false;
                 reload();
             }

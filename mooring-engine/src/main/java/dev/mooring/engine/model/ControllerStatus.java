@@ -15,10 +15,12 @@ package dev.mooring.engine.model;
  * @param terminalErrors failed passes that will not be retried
  * @param cancellations passes interrupted by the reconcile timeout (retried)
  * @param durationSeconds total time spent in finished passes, failed and cancelled ones included
+ * @param unfinishedWorkSeconds how long the passes running now have run, added up
+ * @param longestRunningSeconds how long the longest-running pass running now has run (0 when none runs)
  */
 public record ControllerStatus(String name, String kind, ControllerState state, String failure, int queued,
         int processing, int delayed, long successes, long errors, long terminalErrors, long cancellations,
-        double durationSeconds) {
+        double durationSeconds, double unfinishedWorkSeconds, double longestRunningSeconds) {
 
     public boolean ready() {
         return state == ControllerState.READY;

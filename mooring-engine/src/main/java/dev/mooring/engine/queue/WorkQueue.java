@@ -2,7 +2,9 @@ package dev.mooring.engine.queue;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -38,6 +40,7 @@ public final class WorkQueue<K> {
 
     private final RetryPolicy<K> retries;
     private final LongSupplier ticker;
+    private final QueueObserver observer;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when work may be available to {@link #get()} or the delay heap changed. */
@@ -51,6 +54,9 @@ public final class WorkQueue<K> {
     private final Set<K> dirty = new HashSet<>();
     private final Set<K> processing = new HashSet<>();
     private final DelayedKeys<K> delayed = new DelayedKeys<>();
+    /** When each dirty key became ready, and when each processing key was handed out (ticker nanoseconds). */
+    private final Map<K, Long> readySince = new HashMap<>();
+    private final Map<K, Long> processingSince = new HashMap<>();
     private boolean shuttingDown;
     private boolean immediate;
 
@@ -65,8 +71,19 @@ public final class WorkQueue<K> {
      * @param ticker monotonic nanoseconds, like {@link System#nanoTime()} (a fake one in tests)
      */
     public WorkQueue(RetryPolicy<K> retries, LongSupplier ticker) {
+        this(retries, ticker, QueueObserver.NONE);
+    }
+
+    /**
+     * A queue whose failed keys come back when {@code retries} says, and whose keys' comings and
+     * goings {@code observer} is told.
+     *
+     * @param ticker monotonic nanoseconds, like {@link System#nanoTime()} (a fake one in tests); it times the keys too
+     */
+    public WorkQueue(RetryPolicy<K> retries, LongSupplier ticker, QueueObserver observer) {
         this.retries = Objects.requireNonNull(retries, "retries");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.observer = Objects.requireNonNull(observer, "observer");
     }
 
     /**
@@ -216,9 +233,11 @@ public final class WorkQueue<K> {
             if (!processing.remove(key)) {
                 throw new IllegalStateException("done called for a key that is not processing: " + key);
             }
+            observer.worked(Duration.ofNanos(ticker.getAsLong() - processingSince.remove(key)));
             if (dirty.contains(key)) {
                 if (immediate) {
                     dirty.remove(key);
+                    readySince.remove(key);
                 } else {
                     ready.addLast(key);
                     workChanged.signal();
@@ -252,6 +271,7 @@ public final class WorkQueue<K> {
                 this.immediate = true;
                 ready.clear();
                 dirty.retainAll(processing);
+                readySince.keySet().retainAll(dirty);
             }
             workChanged.signalAll();
             idleChanged.signalAll();
@@ -318,6 +338,30 @@ public final class WorkQueue<K> {
         }
     }
 
+    /**
+     * How long the keys held by workers now have been held, added up: work in progress that no
+     * finished pass has measured yet (client-go's unfinished work). For information only.
+     */
+    public Duration unfinishedWork() {
+        return Duration.ofNanos(heldNanos(java.util.stream.LongStream::sum));
+    }
+
+    /** How long the key held longest by a worker now has been held; zero when none is. For information only. */
+    public Duration longestRunning() {
+        return Duration.ofNanos(heldNanos(held -> held.max().orElse(0)));
+    }
+
+    /** A summary of how long each key held by a worker now has been held. */
+    private long heldNanos(java.util.function.ToLongFunction<java.util.stream.LongStream> summary) {
+        lock.lock();
+        try {
+            long now = ticker.getAsLong();
+            return summary.applyAsLong(processingSince.values().stream().mapToLong(since -> now - since));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Keys with a pending delay or retry. For information only. */
     public int delayed() {
         lock.lock();
@@ -335,6 +379,8 @@ public final class WorkQueue<K> {
         if (!dirty.add(key)) {
             return;
         }
+        readySince.put(key, ticker.getAsLong());
+        observer.added();
         if (!processing.contains(key)) {
             ready.addLast(key);
             workChanged.signal();
@@ -360,6 +406,9 @@ public final class WorkQueue<K> {
         if (key != null) {
             dirty.remove(key);
             processing.add(key);
+            long now = ticker.getAsLong();
+            observer.waited(Duration.ofNanos(now - readySince.remove(key)));
+            processingSince.put(key, now);
         }
         return key;
     }

@@ -46,9 +46,11 @@ class ServingCertificateTest {
     @Test
     void aPortThatKeepsItsPlaceholderIsToldToReloadAgainUntilItServes() throws Exception {
         ServingCertificate certificate = certificate(false);
+        assertTrue(certificate.notAfter().isEmpty(), "no expiry before a certificate is installed");
         port.set(new WebhookTls.Served(placeholder, false));
         certificate.check();
         assertEquals(1, certificate.reloads(), "installed and reloaded once");
+        assertEquals(tls.install().getNotAfter().toInstant(), certificate.notAfter().orElseThrow(), "the installed one's expiry");
         assertFalse(certificate.serving());
         assertTrue(certificate.detail().contains("does not present the webhook certificate yet"), certificate.detail());
         clock.addAndGet(ServingCertificate.RELOAD_INTERVAL.toNanos() - 1);

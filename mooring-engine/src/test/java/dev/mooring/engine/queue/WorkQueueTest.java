@@ -50,6 +50,46 @@ class WorkQueueTest {
     }
 
     @Test
+    void theObserverHearsEachAddWaitAndWorkAndTheQueueTimesWorkInProgress() {
+        List<String> heard = new ArrayList<>();
+        WorkQueue<String> observed = new WorkQueue<>(RetryPolicy.defaults(), now::get, new QueueObserver() {
+            @Override
+            public void added() {
+                heard.add("added");
+            }
+
+            @Override
+            public void waited(Duration queued) {
+                heard.add("waited " + queued.toMillis());
+            }
+
+            @Override
+            public void worked(Duration processing) {
+                heard.add("worked " + processing.toMillis());
+            }
+        });
+        observed.add("a");
+        observed.add("a"); // collapses: not an add
+        advance(Duration.ofMillis(30));
+        observed.add("b");
+        advance(Duration.ofMillis(20));
+        String a = observed.poll().orElseThrow();
+        advance(Duration.ofMillis(5));
+        String b = observed.poll().orElseThrow();
+        advance(Duration.ofMillis(100));
+        assertEquals(Duration.ofMillis(205), observed.unfinishedWork(), "105 ms of a, 100 ms of b");
+        assertEquals(Duration.ofMillis(105), observed.longestRunning());
+        observed.add(a); // while a worker holds it: it waits from now, through the rest of the pass
+        observed.done(a);
+        advance(Duration.ofMillis(10));
+        observed.done(b);
+        assertEquals(Duration.ofMillis(0), observed.longestRunning());
+        observed.poll().orElseThrow();
+        assertEquals(List.of("added", "added", "waited 50", "waited 25", "added", "worked 105", "worked 110", "waited 10"), heard);
+        assertEquals(Duration.ZERO, observed.unfinishedWork());
+    }
+
+    @Test
     void keysComeOutInTheOrderTheyBecameReady() {
         for (String key : List.of("c", "a", "b")) {
             queue.add(key);
