@@ -95,6 +95,14 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter(property = "mooring.manifests.webhooks-admit-operator", defaultValue = "false")
     boolean webhooksAdmitOperator;
 
+    /**
+     * Generate the monitoring kit in {@code monitoring.yaml} (needs {@code image}): a metrics Service,
+     * a ServiceMonitor, a PrometheusRule with alerts and a Grafana dashboard in a ConfigMap, for a
+     * cluster that runs the Prometheus Operator.
+     */
+    @Parameter(property = "mooring.manifests.monitoring", defaultValue = "false")
+    boolean monitoring;
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         Path classesDir = Path.of(project.getBuild().getOutputDirectory());
@@ -121,7 +129,7 @@ public class ManifestsMojo extends AbstractMojo {
             }
             Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
                     replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks,
-                    webhooksAdmitOperator, certificates, issuer), System.getenv());
+                    webhooksAdmitOperator, certificates, issuer, monitoring), System.getenv());
             GenerateManifests.notes(files).forEach(note -> getLog().warn("mooring:manifests: " + note));
             Files.createDirectories(output.toPath());
             try (var written = Files.list(output.toPath())) {

@@ -22,7 +22,7 @@ import java.util.Map;
  * java -cp "$OPERATOR_CLASSES:$MOORING_CLASSPATH" dev.mooring.manifests.GenerateManifests \
  *     --output DIR [--name NAME --namespace NAMESPACE [--image IMAGE] [--replicas N] [--lease-name LEASE]
  *     [--certificates self-managed|cert-manager [--issuer KIND/NAME] | --ca-file CA.crt | --inject-ca-from NAMESPACE/CERTIFICATE]
- *     [--without-webhooks] [--webhooks-admit-operator]] CLASS...
+ *     [--without-webhooks] [--webhooks-admit-operator] [--monitoring]] CLASS...
  * </pre>
  *
  * <ul>
@@ -37,6 +37,8 @@ import java.util.Map;
  * self-signed Issuer unless {@code --issuer} names one), or from a Secret made elsewhere with the
  * bundle from {@code --ca-file} (or {@code MOORING_WEBHOOK_CA_FILE}) or injected by cert-manager
  * from the Certificate {@code --inject-ca-from} names;</li>
+ * <li>with {@code --image} and {@code --monitoring}: the monitoring kit ({@code monitoring.yaml}, see
+ * {@link Monitoring}), for a cluster that runs the Prometheus Operator;</li>
  * <li>{@code kustomization.yaml} listing them, so that {@code kubectl apply -k DIR} installs them.</li>
  * </ul>
  *
@@ -52,7 +54,7 @@ public final class GenerateManifests {
     public static final String INSTALL_FILE = "install.yaml";
 
     /** The options without a value. */
-    private static final List<String> FLAGS = List.of("--without-webhooks", "--webhooks-admit-operator");
+    private static final List<String> FLAGS = List.of("--without-webhooks", "--webhooks-admit-operator", "--monitoring");
 
     private GenerateManifests() {
     }
@@ -88,9 +90,19 @@ public final class GenerateManifests {
      * @param caFile the webhook configurations' CA bundle (PEM), or null for {@code MOORING_WEBHOOK_CA_FILE}
      * @param injectCaFrom the cert-manager Certificate ({@code namespace/name}) to inject the CA from, instead of a file
      * @param withoutWebhooks true to leave the webhooks out (no Service, no registration)
+     * @param monitoring true for the monitoring kit ({@link Monitoring}): metrics Service, ServiceMonitor,
+     *     PrometheusRule and Grafana dashboard, in {@code monitoring.yaml} (with {@code image})
      */
     public record Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-            String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer) {
+            String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer,
+            boolean monitoring) {
+
+        /** Options without the monitoring kit. */
+        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
+                String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer) {
+            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, webhooksAdmitOperator,
+                    certificates, issuer, false);
+        }
 
         /** Options whose webhooks leave the operator's own requests out (the default). */
         public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
@@ -161,7 +173,7 @@ public final class GenerateManifests {
         return files(classes, new Options(options.get("--name"), options.get("--namespace"), options.get("--image"),
                 replicas(options), options.get("--lease-name"), options.get("--ca-file"), options.get("--inject-ca-from"),
                 args.contains("--without-webhooks"), args.contains("--webhooks-admit-operator"), options.get("--certificates"),
-                options.get("--issuer")), environment);
+                options.get("--issuer"), args.contains("--monitoring")), environment);
     }
 
     /**
@@ -206,6 +218,11 @@ public final class GenerateManifests {
                 if (webhooks) {
                     files.put("service.yaml", Yaml.of(List.of(Workload.service(workload))));
                 }
+                if (options.monitoring()) {
+                    files.put("monitoring.yaml", Yaml.of(Monitoring.objects(workload)));
+                }
+            } else if (options.monitoring()) {
+                notes.add("the monitoring kit is left out: without " + option("--image") + " there are no pods to scrape");
             }
             if (webhooks) {
                 files.put("webhooks.yaml", webhooks(policies, classes, options, environment));
