@@ -14,10 +14,12 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.apache.maven.project.MavenProjectHelper;
 
 /**
  * {@code mooring:ear}: the operator's EAR, ready for Liberty's {@code dropins} or {@code apps}:
@@ -25,14 +27,15 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * modules and their libraries), the module's jar and its compile and runtime dependencies in
  * {@code lib/}. Bound to {@code package}, after the jar; a jar-packaged module is all an operator
  * needs. Entries are written in a stable order with a fixed time, so an unchanged build gives an
- * identical file.
+ * identical file. The EAR is attached to the project (type {@code ear}): {@code mvn install} and
+ * {@code mvn deploy} publish it beside the jar.
  */
 @Mojo(name = "ear", defaultPhase = LifecyclePhase.PACKAGE, requiresDependencyResolution = ResolutionScope.RUNTIME,
         threadSafe = true)
 public class EarMojo extends ResolvingMojo {
 
     /** 2000-01-01T00:00:00Z: entries carry no build time. */
-    private static final FileTime FIXED_TIME = FileTime.fromMillis(946_684_800_000L);
+    static final FileTime FIXED_TIME = FileTime.fromMillis(946_684_800_000L);
 
     /** The EAR file written. */
     @Parameter(property = "mooring.ear.file", defaultValue = "${project.build.directory}/${project.build.finalName}.ear")
@@ -41,6 +44,9 @@ public class EarMojo extends ResolvingMojo {
     /** Where Mooring's Liberty server configuration (server.xml, jvm.options, bootstrap.properties) is written, for the image. */
     @Parameter(property = "mooring.ear.liberty-config", defaultValue = "${project.build.directory}/liberty/config")
     File libertyConfig;
+
+    @Component
+    MavenProjectHelper projectHelper;
 
     /** The files of Mooring's Liberty server configuration. */
     static final List<String> LIBERTY_CONFIG = List.of("server.xml", "jvm.options", "bootstrap.properties");
@@ -72,6 +78,8 @@ public class EarMojo extends ResolvingMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("mooring:ear could not write " + libertyConfig + ": " + e.getMessage(), e);
         }
+        // attached, so that install and deploy publish the EAR beside the jar (type ear, no classifier)
+        projectHelper.attachArtifact(project, "ear", earFile);
         getLog().info("Wrote " + earFile + " (" + layout.entries().size() + " modules and libraries) and the server configuration in "
                 + libertyConfig);
     }

@@ -21,18 +21,22 @@ import java.util.stream.Stream;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.apache.maven.project.MavenProject;
+import org.apache.maven.project.MavenProjectHelper;
 
 /**
  * {@code mooring:manifests}: the operator's manifests from the module's compiled classes, offline,
  * into a kustomize-ready folder ({@code target/manifests} by default): the CRDs of its
  * {@code @CustomResource} classes and, with {@code name} and {@code namespace}, its RBAC, and with
  * {@code image} its Deployment, Service and webhook configurations (see {@link GenerateManifests}).
- * Bound to {@code process-classes}, so that {@code mvn package} writes them.
+ * Bound to {@code process-classes}, so that {@code mvn package} writes them. The folder is also
+ * zipped ({@code <finalName>-manifests.zip}) and attached to the project with classifier
+ * {@code manifests}, so that {@code mvn install} and {@code mvn deploy} publish it.
  */
 @Mojo(name = "manifests", defaultPhase = LifecyclePhase.PROCESS_CLASSES, requiresDependencyResolution = ResolutionScope.COMPILE,
         threadSafe = true)
@@ -103,6 +107,24 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter(property = "mooring.manifests.monitoring", defaultValue = "false")
     boolean monitoring;
 
+    @Component
+    MavenProjectHelper projectHelper;
+
+    /** The files written, in a zip with a fixed entry time (an unchanged build gives an identical file). */
+    static void zip(Path folder, java.util.Collection<String> names, Path zip) throws IOException {
+        Path partial = zip.resolveSibling(zip.getFileName() + ".partial");
+        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(partial))) {
+            for (String name : new java.util.TreeSet<>(names)) {
+                java.util.zip.ZipEntry entry = new java.util.zip.ZipEntry(name);
+                entry.setLastModifiedTime(EarMojo.FIXED_TIME);
+                out.putNextEntry(entry);
+                out.write(Files.readAllBytes(folder.resolve(name)));
+                out.closeEntry();
+            }
+        }
+        Files.move(partial, zip, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         Path classesDir = Path.of(project.getBuild().getOutputDirectory());
@@ -142,7 +164,10 @@ public class ManifestsMojo extends AbstractMojo {
             for (Map.Entry<String, String> file : files.entrySet()) {
                 Files.writeString(output.toPath().resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
             }
-            getLog().info("Wrote " + files.keySet() + " to " + output + " for " + classes.size() + " classes");
+            Path zip = Path.of(project.getBuild().getDirectory(), project.getBuild().getFinalName() + "-manifests.zip");
+            zip(output.toPath(), files.keySet(), zip);
+            projectHelper.attachArtifact(project, "zip", "manifests", zip.toFile());
+            getLog().info("Wrote " + files.keySet() + " to " + output + " for " + classes.size() + " classes, and " + zip.getFileName());
         } catch (IllegalArgumentException e) {
             throw new MojoFailureException("mooring:manifests: " + e.getMessage(), e);
         } catch (IOException | ClassNotFoundException | LinkageError e) {

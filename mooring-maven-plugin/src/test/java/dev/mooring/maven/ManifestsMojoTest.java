@@ -41,11 +41,40 @@ class ManifestsMojoTest {
         return unpacked;
     }
 
+    /** What the mojo attached to the project: "type classifier file name". */
+    private final List<String> attached = new java.util.ArrayList<>();
+
     private ManifestsMojo mojo(Path classes) {
         ManifestsMojo mojo = new ManifestsMojo();
         mojo.project = new MavenProject();
         mojo.project.getBuild().setOutputDirectory(classes.toString());
+        mojo.project.getBuild().setDirectory(dir.toString());
+        mojo.project.getBuild().setFinalName("widgets-operator");
         mojo.output = dir.resolve("manifests").toFile();
+        mojo.projectHelper = new org.apache.maven.project.MavenProjectHelper() {
+            @Override
+            public void attachArtifact(MavenProject project, java.io.File file, String classifier) {
+                attachArtifact(project, null, classifier, file);
+            }
+
+            @Override
+            public void attachArtifact(MavenProject project, String type, java.io.File file) {
+                attachArtifact(project, type, null, file);
+            }
+
+            @Override
+            public void attachArtifact(MavenProject project, String type, String classifier, java.io.File file) {
+                attached.add(type + " " + classifier + " " + file.getName());
+            }
+
+            @Override
+            public void addResource(MavenProject project, String directory, List<String> includes, List<String> excludes) {
+            }
+
+            @Override
+            public void addTestResource(MavenProject project, String directory, List<String> includes, List<String> excludes) {
+            }
+        };
         return mojo;
     }
 
@@ -65,6 +94,11 @@ class ManifestsMojoTest {
         assertTrue(Files.readString(manifests.resolve("deployment.yaml")).contains("image: example/widgets:1"));
         assertTrue(Files.readString(manifests.resolve("webhooks.yaml")).contains("widgets.example.com/policy: enforced"),
                 "the Widget policy's namespace selector");
+        assertEquals(List.of("zip manifests widgets-operator-manifests.zip"), attached, "the folder zipped and attached");
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(dir.resolve("widgets-operator-manifests.zip").toFile())) {
+            assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml", "service.yaml",
+                    "webhooks.yaml"), zip.stream().map(java.util.zip.ZipEntry::getName).toList(), "every file, in order of name");
+        }
 
         mojo.image = null; // the next build has no image: its webhooks are left out, and the earlier files must not stay
         mojo.execute();

@@ -19,9 +19,6 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  *
  * <p>The fields are written and read by client-java's JSON as if the class declared them; the
  * generated CRD is the same.
- *
- * @throws IllegalStateException from the constructor when the class is not annotated
- *     {@link CustomResource}
  */
 public abstract class CustomObject implements KubernetesObject {
 
@@ -29,6 +26,11 @@ public abstract class CustomObject implements KubernetesObject {
     private String kind;
     private V1ObjectMeta metadata;
 
+    /**
+     * Takes apiVersion and kind from the class's {@link CustomResource}.
+     *
+     * @throws IllegalStateException when the class is not annotated {@link CustomResource}
+     */
     protected CustomObject() {
         CustomResource resource = getClass().getAnnotation(CustomResource.class);
         if (resource == null) {
