@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * Unpacks a zip into a cache folder with one rule: the folder's {@code .unpacked-from} stamp
  * holds the SHA-256 of the zip it came from, and a folder whose stamp matches is used as it is.
  * The zip is unpacked into a temporary sibling and moved into place under a lock on the parent
- * folder's {@code .lock}, so two processes never see half a folder. Unix permissions stored in
+ * folder's {@code .lock}, so two processes (or two threads) never see half a folder. Unix permissions stored in
  * the zip are kept (Liberty's {@code bin/server} stays executable) without the system's
  * {@code unzip}; an entry that would land outside the folder is refused.
  */
@@ -41,7 +41,7 @@ final class Unpacker {
         Path parent = target.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         try (RandomAccessFile lockFile = new RandomAccessFile(parent.resolve(".lock").toFile(), "rw");
-                FileLock lock = lockFile.getChannel().lock()) {
+                FileLock lock = lock(lockFile)) {
             Path stampFile = target.resolve(STAMP);
             if (Files.isRegularFile(stampFile) && Files.readString(stampFile).equals(stamp)) {
                 return target;
@@ -56,6 +56,27 @@ final class Unpacker {
                 deleteRecursively(temporary);
             }
             return target;
+        }
+    }
+
+    /**
+     * The lock of the folder, waiting for another process and for another thread of this one: a
+     * file lock is held by the whole JVM, so a second thread asking for it is refused with
+     * OverlappingFileLockException instead of waiting (two goals of a parallel build, two test
+     * classes starting the local API server at once), and tries again here.
+     */
+    private static FileLock lock(RandomAccessFile lockFile) throws IOException {
+        while (true) {
+            try {
+                return lockFile.getChannel().lock();
+            } catch (java.nio.channels.OverlappingFileLockException heldHere) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while waiting for the cache's lock " + lockFile);
+                }
+            }
         }
     }
 

@@ -35,6 +35,41 @@ class UnpackerTest {
         assertEquals("changed here", Files.readString(target.resolve("conf/a.txt")), "a matching stamp means no second unpack");
     }
 
+    /** Two first uses at once, as two Maven builds (or two goals of one parallel build) may start: both get the whole folder. */
+    @Test
+    void twoFirstUsesAtOnceBothGetTheWholeFolder() throws Exception {
+        java.util.Map<String, String> entries = new java.util.HashMap<>();
+        for (int i = 0; i < 200; i++) {
+            entries.put("lib/bundle-" + i + ".jar", "bundle " + i);
+        }
+        Path zip = Zips.write(dir.resolve("big.zip"), entries);
+        StackCache cache = StackCache.at(dir.resolve("cache"));
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            java.util.List<java.util.concurrent.Future<Path>> uses = new java.util.ArrayList<>();
+            for (int use = 0; use < 2; use++) {
+                uses.add(threads.submit(() -> {
+                    start.await();
+                    return cache.unpacked(zip, "part", "1.0");
+                }));
+            }
+            start.countDown();
+            for (java.util.concurrent.Future<Path> use : uses) {
+                Path target = use.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                for (int i = 0; i < 200; i++) {
+                    assertEquals("bundle " + i, Files.readString(target.resolve("lib/bundle-" + i + ".jar")));
+                }
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        try (java.util.stream.Stream<Path> left = Files.list(dir.resolve("cache/part"))) {
+            assertEquals(java.util.List.of(".lock", "1.0"), left.map(file -> file.getFileName().toString()).sorted().toList(),
+                    "no temporary folder left behind");
+        }
+    }
+
     @Test
     void unpacksAgainWhenTheZipsContentChanged() throws IOException {
         StackCache cache = StackCache.at(dir.resolve("cache"));
