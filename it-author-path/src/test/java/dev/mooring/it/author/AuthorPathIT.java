@@ -75,10 +75,45 @@ class AuthorPathIT {
                 "src/main/java/com/example/greetings/GreetingValidator.java",
                 "src/test/java/com/example/greetings/GreetingValidatorTest.java",
                 "src/test/java/com/example/greetings/GreetingReconcilerTest.java",
-                "src/test/java/com/example/greetings/GreetingOperatorIT.java", "src/test/resources/arquillian.xml"), files);
+                "src/test/java/com/example/greetings/GreetingOperatorIT.java", "src/test/resources/arquillian.xml",
+                "config/samples/Greeting.yaml"), files);
+        String sample = Files.readString(PROJECT.resolve("config/samples/Greeting.yaml"));
+        assertTrue(sample.contains("apiVersion: example.com/v1\nkind: Greeting\n") && sample.contains("namespace: operators"), sample);
         String pom = Files.readString(PROJECT.resolve("pom.xml"));
         assertTrue(pom.contains("<mooring.version>" + VERSION + "</mooring.version>") && pom.contains("<artifactId>mooring-bom</artifactId>"),
                 pom);
+    }
+
+    /** The archetype's kind, version and group are properties: another kind's project builds and generates its CRD. */
+    @Test
+    @Order(5)
+    void anotherKindVersionAndGroupFromTheArchetype() throws Exception {
+        Path other = WORK.resolve("other");
+        Files.createDirectories(other);
+        maven(other, "create-backup", "org.apache.maven.plugins:maven-archetype-plugin:3.3.1:generate", "-DarchetypeGroupId=dev.mooring",
+                "-DarchetypeArtifactId=mooring-archetype", "-DarchetypeVersion=" + VERSION, "-DgroupId=com.example.backups",
+                "-DartifactId=backup-operator", "-Dpackage=com.example.backups", "-Dkind=Backup", "-DcrdVersion=v1alpha1",
+                "-DapiGroup=storage.example.org", "-DinteractiveMode=false");
+        Path project = other.resolve("backup-operator");
+        for (String file : List.of("Backup.java", "BackupReconciler.java", "BackupValidator.java")) {
+            assertTrue(Files.isRegularFile(project.resolve("src/main/java/com/example/backups").resolve(file)), file);
+        }
+        // compiled, its CRD and manifests generated (its tests are the same as the Greeting project's, run above)
+        maven(project, "package-backup", "package", "-DskipTests");
+        String crds = Files.readString(project.resolve("target/manifests/crds.yaml"));
+        assertTrue(crds.contains("name: backups.storage.example.org") && crds.contains("name: v1alpha1") && crds.contains("kind: Backup"),
+                crds);
+        assertTrue(Files.readString(project.resolve("target/manifests/webhooks.yaml")).contains("/validate/storage/example/org/v1alpha1/backups/"),
+                "the validator's route for the kind");
+        String sample = Files.readString(project.resolve("config/samples/Backup.yaml"));
+        assertTrue(sample.contains("apiVersion: storage.example.org/v1alpha1\nkind: Backup\n") && sample.contains("name: backup-sample"),
+                sample);
+        String refused = mavenFailing(other, "create-bad-kind", Map.of(), "org.apache.maven.plugins:maven-archetype-plugin:3.3.1:generate",
+                "-DarchetypeGroupId=dev.mooring", "-DarchetypeArtifactId=mooring-archetype", "-DarchetypeVersion=" + VERSION,
+                "-DgroupId=com.example.bad", "-DartifactId=bad-operator", "-Dpackage=com.example.bad", "-Dkind=lower-case",
+                "-DinteractiveMode=false");
+        assertTrue(refused.contains("kind 'lower-case' is not a Kubernetes kind"), refused);
+        assertTrue(!Files.exists(other.resolve("bad-operator")), "the refused project is removed");
     }
 
     @Test

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * mooring:start prepared, against the local API server (mvn verify).
  */
 @ExtendWith(ArquillianExtension.class)
-class GreetingOperatorIT {
+class ${kind}OperatorIT {
 
     private static final String NAMESPACE = System.getProperty("mooring.test.namespace");
     private static final MooringCluster CLUSTER = MooringCluster.fromKubeconfig(Path.of(System.getProperty("mooring.test.kubeconfig")));
@@ -34,10 +34,10 @@ class GreetingOperatorIT {
     }
 
     @Test
-    void theDeployedOperatorIsReadyAndKeepsAConfigMapPerGreeting() throws Exception {
+    void theDeployedOperatorIsReadyAndKeepsAConfigMapPer${kind}() throws Exception {
         MooringCluster.await("the operator ready", Duration.ofSeconds(60), () -> status("/health/ready") == 200);
 
-        CLUSTER.client(NAMESPACE).create(new Greeting(NAMESPACE, "deployed", "Hello from Liberty", "en"));
+        CLUSTER.client(NAMESPACE).create(new ${kind}(NAMESPACE, "deployed", "Hello from Liberty", "en"));
         V1ConfigMap configMap = CLUSTER.awaitObject(V1ConfigMap.class, NAMESPACE, "deployed", map -> map.getData() != null,
                 Duration.ofSeconds(30));
         assertEquals("Hello from Liberty", configMap.getData().get("message"));

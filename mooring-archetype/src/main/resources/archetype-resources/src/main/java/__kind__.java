@@ -15,8 +15,8 @@ import java.util.List;
  * constraints below, to target/manifests/crds.yaml. {@link CustomObject} gives it apiVersion,
  * kind and metadata.
  */
-@CustomResource(group = "${apiGroup}", version = "v1")
-public class Greeting extends CustomObject {
+@CustomResource(group = "${apiGroup}", version = "${crdVersion}")
+public class ${kind} extends CustomObject {
 
     private Spec spec;
     private Status status;
@@ -38,10 +38,10 @@ public class Greeting extends CustomObject {
         public List<V1Condition> conditions;
     }
 
-    public Greeting() {
+    public ${kind}() {
     }
 
-    public Greeting(String namespace, String name, String message, String language) {
+    public ${kind}(String namespace, String name, String message, String language) {
         setMetadata(new V1ObjectMeta().namespace(namespace).name(name));
         this.spec = new Spec();
         this.spec.message = message;

@@ -9,20 +9,20 @@ import dev.mooring.test.TestAdmissionRequest;
 import org.junit.jupiter.api.Test;
 
 /** The validator, called as the API server would, with requests built in memory. */
-class GreetingValidatorTest {
+class ${kind}ValidatorTest {
 
-    private final GreetingValidator validator = new GreetingValidator();
+    private final ${kind}Validator validator = new ${kind}Validator();
 
     @Test
     void aNewMessageIsAllowed() {
         assertDoesNotThrow(() -> validator.languageIsImmutable(TestAdmissionRequest.update(
-                new Greeting("default", "hello", "Hello", "en"), new Greeting("default", "hello", "Hi", "en"))));
+                new ${kind}("default", "hello", "Hello", "en"), new ${kind}("default", "hello", "Hi", "en"))));
     }
 
     @Test
     void anotherLanguageIsDenied() {
         AdmissionDenied denied = assertThrows(AdmissionDenied.class, () -> validator.languageIsImmutable(TestAdmissionRequest.update(
-                new Greeting("default", "hello", "Hello", "en"), new Greeting("default", "hello", "Hallo", "de"))));
+                new ${kind}("default", "hello", "Hello", "en"), new ${kind}("default", "hello", "Hallo", "de"))));
         assertEquals(422, denied.code());
         assertEquals("spec.language is immutable: en cannot become de", denied.getMessage());
     }
