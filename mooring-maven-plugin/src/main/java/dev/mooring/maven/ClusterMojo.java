@@ -15,8 +15,8 @@ import org.apache.maven.plugins.annotations.Parameter;
 
 /**
  * What {@code mooring:install} and {@code mooring:uninstall} share: the manifests folder, the
- * options and the connection — {@code KUBECONFIG}, else {@code ~/.kube/config}, else the pod's
- * service account, as kubectl finds it.
+ * options and the connection — {@code MOORING_KUBECONFIG}, else {@code KUBECONFIG}, else
+ * {@code ~/.kube/config}, else the pod's service account, as kubectl finds it.
  */
 abstract class ClusterMojo extends AbstractMojo {
 
@@ -50,7 +50,8 @@ abstract class ClusterMojo extends AbstractMojo {
         ClassLoader context = thread.getContextClassLoader();
         try {
             thread.setContextClassLoader(getClass().getClassLoader());
-            KubeHttp http = new KubeHttp(Config.defaultClient());
+            java.util.Optional<java.nio.file.Path> named = dev.mooring.stack.GivenCluster.kubeconfig(System.getenv(), null);
+            KubeHttp http = new KubeHttp(named.isPresent() ? Config.fromConfig(named.get().toString()) : Config.defaultClient());
             run(new Installer(http, options, line -> getLog().info(line)), objects);
         } catch (IOException e) {
             throw new MojoExecutionException(goal() + " cannot connect: " + e.getMessage(), e);

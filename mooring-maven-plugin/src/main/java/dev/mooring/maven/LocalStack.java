@@ -4,6 +4,7 @@ import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.manifests.Installer;
 import dev.mooring.stack.ApiServerLauncher;
 import dev.mooring.stack.FreePorts;
+import dev.mooring.stack.GivenCluster;
 import dev.mooring.stack.LibertyRuntime;
 import dev.mooring.stack.LibertyServer;
 import dev.mooring.stack.RunningApiServer;
@@ -44,10 +45,9 @@ final class LocalStack {
         this.version = version;
     }
 
-    /** The cluster of {@code KUBECONFIG}, or null when none is set. */
+    /** The cluster of {@code MOORING_KUBECONFIG}, else of {@code KUBECONFIG}, or null when neither is set ({@link GivenCluster}). */
     static String givenKubeconfig() {
-        String kubeconfig = System.getenv("KUBECONFIG");
-        return kubeconfig == null || kubeconfig.isBlank() ? null : kubeconfig;
+        return GivenCluster.kubeconfig(System.getenv(), "KUBECONFIG").map(Path::toString).orElse(null);
     }
 
     /** Starts a local API server with its files in {@code directory}; answers its admin kubeconfig. */

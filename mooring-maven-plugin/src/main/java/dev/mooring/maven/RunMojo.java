@@ -18,7 +18,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 /**
  * {@code mooring:run}: the operator on a local Liberty server, in the foreground, for the
  * development loop. Compiles the module (and writes its manifests) first; then, unless
- * {@code KUBECONFIG} is set, starts Mooring's local API server; applies the module's CRDs and
+ * {@code MOORING_KUBECONFIG} or {@code KUBECONFIG} is set, starts Mooring's local API server; applies the module's CRDs and
  * waits until they are established; and runs the operator as a loose application whose library
  * is {@code target/classes}: recompiling (an IDE's save, or {@code mvn compile} in another
  * terminal) makes Liberty restart the application within a second or two, while the API server
@@ -27,7 +27,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * <p>Open Liberty (the version Mooring is tested on) and the local API server are installed once
  * into {@code ~/.cache/mooring} ({@code MOORING_CACHE}), keyed by version. The local API server
  * is built from Debian's packages on first use (a few minutes); where Debian's archive cannot be
- * reached, set {@code KUBECONFIG} to any cluster instead. Webhooks are served on the HTTPS port
+ * reached, set {@code MOORING_KUBECONFIG} (or {@code KUBECONFIG}) to any cluster instead. Webhooks are served on the HTTPS port
  * with a certificate for {@code localhost} but not registered with the API server.
  */
 @Mojo(name = "run", requiresDependencyResolution = ResolutionScope.RUNTIME, threadSafe = false)

@@ -18,7 +18,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 
 /**
  * {@code mooring:start}: what the operator's integration tests need before they run, bound to
- * {@code pre-integration-test} — the local API server (unless {@code KUBECONFIG} is set) with
+ * {@code pre-integration-test} — the local API server (unless {@code MOORING_KUBECONFIG} or {@code KUBECONFIG} is set) with
  * the operator's namespace and CRDs, a webhook certificate, and a Liberty server with Mooring's
  * configuration and the Arquillian Liberty adapter's needs, on free ports. Arquillian then starts
  * the server and deploys the EAR. It sets these properties for the failsafe configuration:

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The Kubernetes API server the tests of one JVM share: Mooring's local API server (this jar's
  * copy of its zip, unpacked by the local stack into
  * {@code ~/.cache/mooring/local-apiserver/<version>} and started on free ports), or the cluster
- * of {@code MOORING_TEST_KUBECONFIG}. Closed, and stopped, when the JVM's tests are done.
+ * of {@code MOORING_KUBECONFIG} (else {@code MOORING_TEST_KUBECONFIG}). Closed, and stopped, when the JVM's tests are done.
  */
 final class LocalApiServer implements ExtensionContext.Store.CloseableResource {
 
@@ -39,9 +39,9 @@ final class LocalApiServer implements ExtensionContext.Store.CloseableResource {
     }
 
     private static LocalApiServer start() {
-        String given = System.getenv("MOORING_TEST_KUBECONFIG");
-        if (given != null && !given.isBlank()) {
-            return new LocalApiServer(Path.of(given), null, null);
+        java.util.Optional<Path> given = dev.mooring.stack.GivenCluster.kubeconfig(System.getenv(), "MOORING_TEST_KUBECONFIG");
+        if (given.isPresent()) {
+            return new LocalApiServer(given.get(), null, null);
         }
         try {
             Path runDir = Path.of("target", "mooring-test", "apiserver-" + ProcessHandle.current().pid()).toAbsolutePath();
@@ -49,7 +49,7 @@ final class LocalApiServer implements ExtensionContext.Store.CloseableResource {
             return new LocalApiServer(launcher.up(runDir).kubeconfig(), launcher, runDir);
         } catch (IOException e) {
             throw new IllegalStateException("Mooring's local API server did not start: " + e.getMessage()
-                    + " (set MOORING_TEST_KUBECONFIG to test against another cluster)", e);
+                    + " (set MOORING_KUBECONFIG to test against another cluster)", e);
         }
     }
 
