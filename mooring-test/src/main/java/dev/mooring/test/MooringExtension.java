@@ -44,7 +44,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }</pre>
  *
  * <p>Before the class's tests: Mooring's local API server is started (once per JVM, on free
- * ports; or the cluster of {@code MOORING_TEST_KUBECONFIG} is used), a namespace of the class's
+ * ports; or the cluster of {@code MOORING_KUBECONFIG}, else {@code MOORING_TEST_KUBECONFIG}, is used), a namespace of the class's
  * own is created, the CRDs of the controllers' {@code @CustomResource} kinds (and the files of
  * {@link #withManifests}) are applied and established, and the controllers run there with Mooring's engine, as they would in Liberty:
  * the same options, informers, work queues, retries, stages, children and status writes. After
