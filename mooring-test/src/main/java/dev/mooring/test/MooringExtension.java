@@ -44,9 +44,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }</pre>
  *
  * <p>Before the class's tests: Mooring's local API server is started (once per JVM, on free
- * ports; or the cluster of {@code MOORING_KUBECONFIG}, else {@code MOORING_TEST_KUBECONFIG}, is used), a namespace of the class's
- * own is created, the CRDs of the controllers' {@code @CustomResource} kinds (and the files of
- * {@link #withManifests}) are applied and established, and the controllers run there with Mooring's engine, as they would in Liberty:
+ * ports; or the cluster of {@code MOORING_KUBECONFIG}, else {@code MOORING_TEST_KUBECONFIG}, is
+ * used), a namespace of the class's own is created, the CRDs of the controllers'
+ * {@code @CustomResource} kinds (and the files of {@link #withManifests}) are applied and
+ * established, and the controllers run there with Mooring's engine, as they would in Liberty:
  * the same options, informers, work queues, retries, stages, children and status writes. After
  * them the controllers stop. The controllers are the instances given: there is no CDI, so
  * anything they inject must be set by the test. The namespace is where they watch, whatever
