@@ -54,6 +54,9 @@ public class RunMojo extends ResolvingMojo {
     @Parameter(property = "mooring.manifests.output", defaultValue = "${project.build.directory}/manifests")
     File manifests;
 
+    /** How long the operator may take to start before the run says so (a first start builds Liberty's caches). */
+    private static final java.time.Duration START_TIMEOUT = java.time.Duration.ofMinutes(3);
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         Path run = directory.toPath().toAbsolutePath();
@@ -89,18 +92,26 @@ public class RunMojo extends ResolvingMojo {
                 Files.writeString(liberty.dir().resolve("apps").resolve(server + ".ear.xml"), layout.looseXml(applicationXml),
                         StandardCharsets.UTF_8);
 
-                getLog().info("");
-                getLog().info("Kubernetes:  KUBECONFIG=" + kubeconfig);
-                getLog().info("Liberty:     http://localhost:" + httpPort + "/health/ready   (logs: "
-                        + liberty.messagesLog() + ")");
-                getLog().info("Reload:      recompile (mvn compile in another terminal): Liberty restarts the application");
-                getLog().info("Ctrl-C stops Liberty" + (local ? " and the local API server" : ""));
-                getLog().info("");
-
+                // a log of an earlier run must not be read as this one's
+                Files.deleteIfExists(liberty.messagesLog());
                 Process process = liberty.runInForeground(java.util.Map.of("KUBECONFIG", kubeconfig));
                 // Ctrl-C reaches Liberty directly; a plain stop of Maven (SIGTERM) reaches only this hook
                 stopper = new Thread(() -> stop(process, liberty, local ? apiserver : null, stack), "mooring:run stop");
                 Runtime.getRuntime().addShutdownHook(stopper);
+                StartWatch.Outcome start = new StartWatch(liberty.messagesLog(), httpPort).await(process::isAlive, START_TIMEOUT);
+                getLog().info("");
+                if (start.started()) {
+                    getLog().info("Kubernetes:  KUBECONFIG=" + kubeconfig);
+                    getLog().info("Liberty:     http://localhost:" + httpPort + "/health/ready   (logs: "
+                            + liberty.messagesLog() + ")");
+                    getLog().info("Reload:      recompile (mvn compile in another terminal): Liberty restarts the application");
+                } else {
+                    // Liberty keeps running: a fix recompiled is deployed again
+                    getLog().error("The operator did not start: " + start.detail());
+                    getLog().error("Fix it and recompile (mvn compile): Liberty deploys it again; logs: " + liberty.messagesLog());
+                }
+                getLog().info("Ctrl-C stops Liberty" + (local ? " and the local API server" : ""));
+                getLog().info("");
                 int exit = process.waitFor();
                 getLog().info("Liberty exited (" + exit + ")");
             } finally {

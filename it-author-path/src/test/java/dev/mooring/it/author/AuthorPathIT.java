@@ -308,11 +308,14 @@ class AuthorPathIT {
             await("the reconciler's ConfigMap", Duration.ofSeconds(60), () -> String.valueOf(get(client, configMap))
                     .contains("\"message\":\"Hello\""));
             assertTrue(get(client, configMap).contains("\"language\":\"en\""), "the CRD's default applied");
+            // the banner comes once the operator has started, and only then
+            String banner = Files.readString(log);
+            assertTrue(banner.contains("Reload:      recompile") && !banner.contains("The operator did not start"), banner);
 
             // the author changes the reconciler and compiles: Liberty restarts the application, the API server stays
             Path reconciler = PROJECT.resolve("src/main/java/com/example/greetings/GreetingReconciler.java");
             String source = Files.readString(reconciler);
-            String changed = source.replace("Map.of(\"message\", greeting.getSpec().message,", "Map.of(\"message\", greeting.getSpec().message + \"!\",");
+            String changed = source.replace("Map.of(\"message\", resource.getSpec().message,", "Map.of(\"message\", resource.getSpec().message + \"!\",");
             assertTrue(!changed.equals(source), "the sample reconciler changed shape: " + source);
             Files.writeString(reconciler, changed);
             maven(PROJECT, "compile", "compile");
