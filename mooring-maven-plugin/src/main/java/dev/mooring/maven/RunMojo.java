@@ -50,6 +50,21 @@ public class RunMojo extends ResolvingMojo {
     @Parameter(property = "mooring.run.directory", defaultValue = "${project.build.directory}/mooring-run")
     File directory;
 
+    /**
+     * A port for a debugger (JDWP, the JVM's Java Debug Wire Protocol) to attach to the server's
+     * JVM, on this machine only; the server does not wait for it. Empty: no debugging.
+     */
+    @Parameter(property = "mooring.run.debug")
+    Integer debugPort;
+
+    /** The JVM option that opens {@code port} for a debugger on the loopback interface, without suspending the start. */
+    static String debugOption(int port) {
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("mooring.run.debug must be a port (1-65535), not " + port);
+        }
+        return "-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:" + port;
+    }
+
     /** The folder mooring:manifests wrote (its crds.yaml is applied first). */
     @Parameter(property = "mooring.manifests.output", defaultValue = "${project.build.directory}/manifests")
     File manifests;
@@ -59,6 +74,13 @@ public class RunMojo extends ResolvingMojo {
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
+        if (debugPort != null) {
+            try {
+                debugOption(debugPort);
+            } catch (IllegalArgumentException e) {
+                throw new MojoFailureException("mooring:run: " + e.getMessage(), e);
+            }
+        }
         Path run = directory.toPath().toAbsolutePath();
         OperatorParts parts = parts();
         LocalStack stack = new LocalStack(getLog(), parts, plugin.getGroupId(), plugin.getVersion());
@@ -92,6 +114,11 @@ public class RunMojo extends ResolvingMojo {
                 Files.writeString(liberty.dir().resolve("apps").resolve(server + ".ear.xml"), layout.looseXml(applicationXml),
                         StandardCharsets.UTF_8);
 
+                if (debugPort != null) {
+                    Files.writeString(liberty.dir().resolve("jvm.options"), System.lineSeparator() + debugOption(debugPort)
+                            + System.lineSeparator(), StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                            java.nio.file.StandardOpenOption.APPEND);
+                }
                 // a log of an earlier run must not be read as this one's
                 Files.deleteIfExists(liberty.messagesLog());
                 Process process = liberty.runInForeground(java.util.Map.of("KUBECONFIG", kubeconfig));
@@ -105,6 +132,9 @@ public class RunMojo extends ResolvingMojo {
                     getLog().info("Liberty:     http://localhost:" + httpPort + "/health/ready   (logs: "
                             + liberty.messagesLog() + ")");
                     getLog().info("Reload:      recompile (mvn compile in another terminal): Liberty restarts the application");
+                    if (debugPort != null) {
+                        getLog().info("Debugger:    attach to 127.0.0.1:" + debugPort + " (JDWP)");
+                    }
                 } else {
                     // Liberty keeps running: a fix recompiled is deployed again
                     getLog().error("The operator did not start: " + start.detail());

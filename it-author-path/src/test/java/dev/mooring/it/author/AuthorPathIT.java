@@ -278,14 +278,16 @@ class AuthorPathIT {
     @Test
     @Order(4)
     void runLocallyAndReloadAChangedReconciler() throws Exception {
-        int[] ports = FreePorts.pick(2);
+        int[] ports = FreePorts.pick(3);
         int http = ports[0];
         int https = ports[1];
+        int debug = ports[2];
         List<String> command = new ArrayList<>(List.of("mvn", "-B", "-Dmaven.repo.local=" + REPOSITORY));
         if (Boolean.getBoolean("mooring.offline")) {
             command.add("-o");
         }
-        command.addAll(List.of("mooring:run", "-Dmooring.run.http-port=" + http, "-Dmooring.run.https-port=" + https));
+        command.addAll(List.of("mooring:run", "-Dmooring.run.http-port=" + http, "-Dmooring.run.https-port=" + https,
+                "-Dmooring.run.debug=" + debug));
         Path log = WORK.resolve("run.log");
         ProcessBuilder builder = new ProcessBuilder(command).directory(PROJECT.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
@@ -311,6 +313,13 @@ class AuthorPathIT {
             // the banner comes once the operator has started, and only then
             String banner = Files.readString(log);
             assertTrue(banner.contains("Reload:      recompile") && !banner.contains("The operator did not start"), banner);
+            assertTrue(banner.contains("Debugger:    attach to 127.0.0.1:" + debug), banner);
+            try (java.net.Socket debugger = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), debug)) {
+                debugger.setSoTimeout(10_000);
+                debugger.getOutputStream().write("JDWP-Handshake".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                assertEquals("JDWP-Handshake", new String(debugger.getInputStream().readNBytes(14),
+                        java.nio.charset.StandardCharsets.US_ASCII), "the server's JVM answers a debugger");
+            }
 
             // the author changes the reconciler and compiles: Liberty restarts the application, the API server stays
             Path reconciler = PROJECT.resolve("src/main/java/com/example/greetings/GreetingReconciler.java");
