@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Execute;
@@ -22,7 +23,9 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * waits until they are established; and runs the operator as a loose application whose library
  * is {@code target/classes}: recompiling (an IDE's save, or {@code mvn compile} in another
  * terminal) makes Liberty restart the application within a second or two, while the API server
- * and its objects stay. Ctrl-C stops Liberty and the local API server.
+ * and its objects stay. It compiles by itself too: a change under {@code src/main} is compiled
+ * (with the manifests), and changed CRDs are applied again. Ctrl-C stops Liberty and the local
+ * API server.
  *
  * <p>Open Liberty (the version Mooring is tested on) and the local API server are installed once
  * into {@code ~/.cache/mooring} ({@code MOORING_CACHE}), keyed by version. The local API server
@@ -131,19 +134,26 @@ public class RunMojo extends ResolvingMojo {
                     getLog().info("Kubernetes:  KUBECONFIG=" + kubeconfig);
                     getLog().info("Liberty:     http://localhost:" + httpPort + "/health/ready   (logs: "
                             + liberty.messagesLog() + ")");
-                    getLog().info("Reload:      recompile (mvn compile in another terminal): Liberty restarts the application");
+                    getLog().info("Reload:      save a source: mooring:run compiles it, applies changed CRDs, and Liberty"
+                            + " restarts the application");
                     if (debugPort != null) {
                         getLog().info("Debugger:    attach to 127.0.0.1:" + debugPort + " (JDWP)");
                     }
                 } else {
                     // Liberty keeps running: a fix recompiled is deployed again
                     getLog().error("The operator did not start: " + start.detail());
-                    getLog().error("Fix it and recompile (mvn compile): Liberty deploys it again; logs: " + liberty.messagesLog());
+                    getLog().error("Fix it and save: mooring:run compiles it and Liberty deploys it again; logs: "
+                            + liberty.messagesLog());
                 }
                 getLog().info("Ctrl-C stops Liberty" + (local ? " and the local API server" : ""));
                 getLog().info("");
-                int exit = process.waitFor();
-                getLog().info("Liberty exited (" + exit + ")");
+                String cluster = kubeconfig;
+                try (SourceWatch sources = new SourceWatch(List.of(project.getBasedir().toPath().resolve("src/main/java"),
+                        project.getBasedir().toPath().resolve("src/main/resources")), () -> rebuild(stack, cluster, run))) {
+                    sources.start();
+                    int exit = process.waitFor();
+                    getLog().info("Liberty exited (" + exit + ")");
+                }
             } finally {
                 if (stopper != null) {
                     try {
@@ -164,6 +174,69 @@ public class RunMojo extends ResolvingMojo {
         } catch (Installer.StepFailed e) {
             throw new MojoFailureException("mooring:run could not apply the CRDs: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * After a change of the sources: compiles them and writes the manifests again (Maven's
+     * {@code process-classes}, in a process of its own with this build's local repository and
+     * offline setting), so that Liberty restarts the application; when the CRDs changed, applies
+     * them again, so that a changed {@code @CustomResource} class has its new schema at once.
+     */
+    private void rebuild(LocalStack stack, String kubeconfig, Path run) {
+        Path crds = manifests.toPath().resolve("crds.yaml");
+        try {
+            byte[] before = Files.isRegularFile(crds) ? Files.readAllBytes(crds) : new byte[0];
+            getLog().info("mooring:run: the sources changed; compiling (mvn process-classes)");
+            List<String> command = new java.util.ArrayList<>(List.of(maven(), "-B", "-q",
+                    "-Dmaven.repo.local=" + session.getLocalRepository().getBasedir()));
+            if (session.isOffline()) {
+                command.add("-o");
+            }
+            command.add("process-classes");
+            Path output = run.resolve("rebuild.log");
+            int exit = new ProcessBuilder(command).directory(project.getBasedir()).redirectErrorStream(true)
+                    .redirectOutput(output.toFile()).start().waitFor();
+            if (exit != 0) {
+                getLog().error("mooring:run: the build failed; fix it and save again (" + output + "):");
+                buildErrors(Files.readAllLines(output)).forEach(getLog()::error);
+                return;
+            }
+            byte[] after = Files.isRegularFile(crds) ? Files.readAllBytes(crds) : new byte[0];
+            if (!java.util.Arrays.equals(before, after)) {
+                stack.applyNamespaceAndCrds(kubeconfig, namespace, manifests.toPath());
+                getLog().info("mooring:run: the CRDs changed and are applied again: the new schema is in effect");
+            }
+            getLog().info("mooring:run: compiled; Liberty restarts the application");
+        } catch (IOException | Installer.StepFailed e) {
+            getLog().error("mooring:run: could not rebuild: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Maven's error lines without its advice on how to read them (at most 20). */
+    static List<String> buildErrors(List<String> output) {
+        List<String> errors = new java.util.ArrayList<>();
+        for (String line : output) {
+            if (!line.startsWith("[ERROR]")) {
+                continue;
+            }
+            String text = line.substring("[ERROR]".length()).strip();
+            if (text.startsWith("-> [Help") || text.startsWith("To see the full stack trace")) {
+                break;
+            }
+            if (!text.isEmpty() && errors.size() < 20) {
+                errors.add(text);
+            }
+        }
+        return errors;
+    }
+
+    /** The Maven that runs this goal, or {@code mvn} from the PATH. */
+    private static String maven() {
+        String home = System.getProperty("maven.home");
+        Path mvn = home == null ? null : Path.of(home, "bin", "mvn");
+        return mvn != null && Files.isExecutable(mvn) ? mvn.toString() : "mvn";
     }
 
     private void stop(Process process, LibertyServer liberty, Path apiserver, LocalStack stack) {

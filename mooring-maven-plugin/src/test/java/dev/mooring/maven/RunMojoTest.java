@@ -16,6 +16,16 @@ class RunMojoTest {
     }
 
     @Test
+    void aFailedRebuildShowsMavensErrorsWithoutItsAdvice() {
+        assertEquals(java.util.List.of("COMPILATION ERROR :", "/p/src/main/java/A.java:[26,29] ';' expected",
+                "Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile (default-compile)"),
+                RunMojo.buildErrors(java.util.List.of("[INFO] Compiling 3 source files", "[ERROR] COMPILATION ERROR : ",
+                        "[ERROR] /p/src/main/java/A.java:[26,29] ';' expected", "[ERROR] ",
+                        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile (default-compile)",
+                        "[ERROR] -> [Help 1]", "[ERROR] ", "[ERROR] To see the full stack trace of the errors, re-run Maven with -e.")));
+    }
+
+    @Test
     void aPortOutOfRangeFailsTheGoalBeforeAnythingStarts() {
         RunMojo mojo = new RunMojo();
         mojo.debugPort = 70000;

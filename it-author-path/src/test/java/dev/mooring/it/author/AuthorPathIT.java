@@ -312,7 +312,7 @@ class AuthorPathIT {
             assertTrue(get(client, configMap).contains("\"language\":\"en\""), "the CRD's default applied");
             // the banner comes once the operator has started, and only then
             String banner = Files.readString(log);
-            assertTrue(banner.contains("Reload:      recompile") && !banner.contains("The operator did not start"), banner);
+            assertTrue(banner.contains("Reload:      save a source") && !banner.contains("The operator did not start"), banner);
             assertTrue(banner.contains("Debugger:    attach to 127.0.0.1:" + debug), banner);
             try (java.net.Socket debugger = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), debug)) {
                 debugger.setSoTimeout(10_000);
@@ -321,15 +321,22 @@ class AuthorPathIT {
                         java.nio.charset.StandardCharsets.US_ASCII), "the server's JVM answers a debugger");
             }
 
-            // the author changes the reconciler and compiles: Liberty restarts the application, the API server stays
+            // the author changes the reconciler and the custom resource and saves, nothing more: mooring:run compiles,
+            // applies the changed CRD, and Liberty restarts the application; the API server stays
             Path reconciler = PROJECT.resolve("src/main/java/com/example/greetings/GreetingReconciler.java");
             String source = Files.readString(reconciler);
             String changed = source.replace("Map.of(\"message\", resource.getSpec().message,", "Map.of(\"message\", resource.getSpec().message + \"!\",");
             assertTrue(!changed.equals(source), "the sample reconciler changed shape: " + source);
+            Path resource = PROJECT.resolve("src/main/java/com/example/greetings/Greeting.java");
+            String kind = Files.readString(resource);
+            String widened = kind.replace("@Size(max = 200)", "@Size(max = 300)");
+            assertTrue(!widened.equals(kind), "the sample custom resource changed shape: " + kind);
             Files.writeString(reconciler, changed);
-            maven(PROJECT, "compile", "compile");
-            await("the changed reconciler's ConfigMap", Duration.ofSeconds(90), () -> String.valueOf(get(client, configMap))
+            Files.writeString(resource, widened);
+            await("the changed reconciler's ConfigMap", Duration.ofSeconds(120), () -> String.valueOf(get(client, configMap))
                     .contains("\"message\":\"Hello!\""));
+            await("the changed CRD applied", Duration.ofSeconds(60), () -> String.valueOf(get(client,
+                    "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/greetings.example.com")).contains("\"maxLength\":300"));
             assertTrue(get(client, "/apis/example.com/v1/namespaces/operators/greetings/hello") != null, "the API server kept its objects");
         } finally {
             run.destroy(); // as a terminal's kill: mooring:run stops Liberty and the local API server
