@@ -64,13 +64,31 @@ final class LocalStack {
     void applyNamespaceAndCrds(String kubeconfig, String namespace, Path manifests) throws IOException, Installer.StepFailed {
         List<com.google.gson.JsonObject> objects = Files.isRegularFile(manifests.resolve("kustomization.yaml"))
                 ? dev.mooring.manifests.ManifestFolder.read(manifests) : List.of();
+        withInstaller(kubeconfig, installer -> installer.installNamespaceAndCrds(namespace, objects));
+    }
+
+    /** Applies these objects (the namespace first) to the cluster of {@code kubeconfig}. */
+    void apply(String kubeconfig, String namespace, List<com.google.gson.JsonObject> objects) throws IOException, Installer.StepFailed {
+        withInstaller(kubeconfig, installer -> installer.installInto(namespace, objects));
+    }
+
+    /** Deletes these objects from the cluster of {@code kubeconfig}; absent ones are skipped. */
+    void delete(String kubeconfig, List<com.google.gson.JsonObject> objects) throws IOException, Installer.StepFailed {
+        withInstaller(kubeconfig, installer -> installer.uninstall(objects));
+    }
+
+    private interface InstallerWork {
+        void run(Installer installer) throws Installer.StepFailed;
+    }
+
+    /** Runs {@code work} with an installer on the cluster of {@code kubeconfig}, the plugin's class loader as the context's. */
+    private void withInstaller(String kubeconfig, InstallerWork work) throws IOException, Installer.StepFailed {
         Thread thread = Thread.currentThread();
         ClassLoader context = thread.getContextClassLoader();
         try {
             thread.setContextClassLoader(getClass().getClassLoader());
             KubeHttp http = new KubeHttp(Config.fromConfig(kubeconfig));
-            new Installer(http, new Installer.Options(Duration.ofMinutes(2), true, true), log::info)
-                    .installNamespaceAndCrds(namespace, objects);
+            work.run(new Installer(http, new Installer.Options(Duration.ofMinutes(2), true, true), log::info));
         } finally {
             thread.setContextClassLoader(context);
         }

@@ -30,8 +30,11 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * <p>Open Liberty (the version Mooring is tested on) and the local API server are installed once
  * into {@code ~/.cache/mooring} ({@code MOORING_CACHE}), keyed by version. The local API server
  * is built from Debian's packages on first use (a few minutes); where Debian's archive cannot be
- * reached, set {@code MOORING_KUBECONFIG} (or {@code KUBECONFIG}) to any cluster instead. Webhooks are served on the HTTPS port
- * with a certificate for {@code localhost} but not registered with the API server.
+ * reached, set {@code MOORING_KUBECONFIG} (or {@code KUBECONFIG}) to any cluster instead. Webhooks
+ * are served on the HTTPS port with a certificate for {@code localhost} that the local API
+ * server's CA signed; once the operator has started, the webhook configurations of the manifests
+ * folder are registered with the local API server, pointed at that port, and removed on stop (a
+ * named cluster cannot call this machine: there they are not registered).
  */
 @Mojo(name = "run", requiresDependencyResolution = ResolutionScope.RUNTIME, threadSafe = false)
 @Execute(phase = LifecyclePhase.PROCESS_CLASSES)
@@ -93,6 +96,9 @@ public class RunMojo extends ResolvingMojo {
         try {
             Files.createDirectories(run);
             Thread stopper = null;
+            // the webhook registrations made, removed on every way out (the end of Liberty, Ctrl-C, a stop of Maven)
+            java.util.concurrent.atomic.AtomicReference<List<com.google.gson.JsonObject>> registered =
+                    new java.util.concurrent.atomic.AtomicReference<>(List.of());
             try {
                 if (local) {
                     kubeconfig = stack.startApiServer(apiserver);
@@ -126,9 +132,16 @@ public class RunMojo extends ResolvingMojo {
                 Files.deleteIfExists(liberty.messagesLog());
                 Process process = liberty.runInForeground(java.util.Map.of("KUBECONFIG", kubeconfig));
                 // Ctrl-C reaches Liberty directly; a plain stop of Maven (SIGTERM) reaches only this hook
-                stopper = new Thread(() -> stop(process, liberty, local ? apiserver : null, stack), "mooring:run stop");
+                String cluster = kubeconfig;
+                stopper = new Thread(() -> {
+                    unregisterWebhooks(stack, cluster, registered.getAndSet(List.of()));
+                    stop(process, liberty, local ? apiserver : null, stack);
+                }, "mooring:run stop");
                 Runtime.getRuntime().addShutdownHook(stopper);
                 StartWatch.Outcome start = new StartWatch(liberty.messagesLog(), httpPort).await(process::isAlive, START_TIMEOUT);
+                if (start.started() && local) {
+                    registered.set(registerWebhooks(stack, kubeconfig, tls));
+                }
                 getLog().info("");
                 if (start.started()) {
                     getLog().info("Kubernetes:  KUBECONFIG=" + kubeconfig);
@@ -140,14 +153,13 @@ public class RunMojo extends ResolvingMojo {
                         getLog().info("Debugger:    attach to 127.0.0.1:" + debugPort + " (JDWP)");
                     }
                 } else {
-                    // Liberty keeps running: a fix recompiled is deployed again
+                    // Liberty keeps running: a fix saved is deployed again
                     getLog().error("The operator did not start: " + start.detail());
                     getLog().error("Fix it and save: mooring:run compiles it and Liberty deploys it again; logs: "
                             + liberty.messagesLog());
                 }
                 getLog().info("Ctrl-C stops Liberty" + (local ? " and the local API server" : ""));
                 getLog().info("");
-                String cluster = kubeconfig;
                 try (SourceWatch sources = new SourceWatch(List.of(project.getBasedir().toPath().resolve("src/main/java"),
                         project.getBasedir().toPath().resolve("src/main/resources")), () -> rebuild(stack, cluster, run))) {
                     sources.start();
@@ -155,6 +167,7 @@ public class RunMojo extends ResolvingMojo {
                     getLog().info("Liberty exited (" + exit + ")");
                 }
             } finally {
+                unregisterWebhooks(stack, kubeconfig, registered.getAndSet(List.of()));
                 if (stopper != null) {
                     try {
                         Runtime.getRuntime().removeShutdownHook(stopper);
@@ -230,6 +243,42 @@ public class RunMojo extends ResolvingMojo {
             }
         }
         return errors;
+    }
+
+    /**
+     * Registers the webhook configurations of the manifests folder with the local API server,
+     * pointed at this server's HTTPS port and trusting the CA of its certificate; answers what
+     * it registered. A cluster named instead of the local one is left alone: it cannot call
+     * this machine.
+     */
+    private List<com.google.gson.JsonObject> registerWebhooks(LocalStack stack, String kubeconfig, Path tls) {
+        try {
+            if (!Files.isRegularFile(manifests.toPath().resolve("kustomization.yaml"))) {
+                return List.of();
+            }
+            List<com.google.gson.JsonObject> webhooks = LocalWebhooks.pointedAt(dev.mooring.manifests.ManifestFolder.read(
+                    manifests.toPath()), httpsPort, Files.readAllBytes(tls.resolve("ca.crt")));
+            if (!webhooks.isEmpty()) {
+                stack.apply(kubeconfig, namespace, webhooks);
+                getLog().info("Webhooks:    registered with the local API server, calling https://localhost:" + httpsPort
+                        + " (removed on stop)");
+            }
+            return webhooks;
+        } catch (IOException | RuntimeException | Installer.StepFailed e) {
+            getLog().warn("mooring:run could not register the webhooks with the local API server: " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    private void unregisterWebhooks(LocalStack stack, String kubeconfig, List<com.google.gson.JsonObject> webhooks) {
+        if (webhooks.isEmpty()) {
+            return;
+        }
+        try {
+            stack.delete(kubeconfig, webhooks);
+        } catch (IOException | RuntimeException | Installer.StepFailed e) {
+            getLog().warn("mooring:run could not remove its webhook registrations: " + e.getMessage());
+        }
     }
 
     /** The Maven that runs this goal, or {@code mvn} from the PATH. */

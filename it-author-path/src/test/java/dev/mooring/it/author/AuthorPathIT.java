@@ -310,6 +310,10 @@ class AuthorPathIT {
             await("the reconciler's ConfigMap", Duration.ofSeconds(60), () -> String.valueOf(get(client, configMap))
                     .contains("\"message\":\"Hello\""));
             assertTrue(get(client, configMap).contains("\"language\":\"en\""), "the CRD's default applied");
+            // the operator's webhooks are registered with the local API server, which calls them on this machine
+            String denied = sendExpectingFailure(client, "PATCH", "/apis/example.com/v1/namespaces/operators/greetings/hello",
+                    "{\"spec\":{\"language\":\"de\"}}", "application/merge-patch+json");
+            assertTrue(denied.contains("spec.language is immutable: en cannot become de"), denied);
             // the banner comes once the operator has started, and only then
             String banner = Files.readString(log);
             assertTrue(banner.contains("Reload:      save a source") && !banner.contains("The operator did not start"), banner);

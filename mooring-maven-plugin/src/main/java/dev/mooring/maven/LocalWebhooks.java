@@ -1,0 +1,52 @@
+package dev.mooring.maven;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The operator's webhook configurations for {@code mooring:run}: those of the manifests folder,
+ * pointed at the server on this machine ({@code https://localhost:<port><path>}) and trusting
+ * the CA that signed its certificate, so that the local API server calls the webhooks under
+ * development as a cluster would call the pods'.
+ */
+final class LocalWebhooks {
+
+    private static final Set<String> KINDS = Set.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration");
+
+    private LocalWebhooks() {
+    }
+
+    /**
+     * The webhook configurations among {@code objects}, each webhook's {@code clientConfig} a URL
+     * on {@code localhost:httpsPort} with the path its service reference named, and
+     * {@code caPem} as its bundle.
+     */
+    static List<JsonObject> pointedAt(List<JsonObject> objects, int httpsPort, byte[] caPem) {
+        String bundle = Base64.getEncoder().encodeToString(caPem);
+        List<JsonObject> local = new ArrayList<>();
+        for (JsonObject object : objects) {
+            if (!object.has("kind") || !KINDS.contains(object.get("kind").getAsString())) {
+                continue;
+            }
+            JsonObject copy = object.deepCopy();
+            JsonArray webhooks = copy.has("webhooks") ? copy.getAsJsonArray("webhooks") : new JsonArray();
+            for (JsonElement element : webhooks) {
+                JsonObject webhook = element.getAsJsonObject();
+                JsonObject client = webhook.has("clientConfig") ? webhook.getAsJsonObject("clientConfig") : new JsonObject();
+                String path = client.has("service") && client.getAsJsonObject("service").has("path")
+                        ? client.getAsJsonObject("service").get("path").getAsString() : "/";
+                JsonObject pointed = new JsonObject();
+                pointed.addProperty("url", "https://localhost:" + httpsPort + path);
+                pointed.addProperty("caBundle", bundle);
+                webhook.add("clientConfig", pointed);
+            }
+            local.add(copy);
+        }
+        return local;
+    }
+}
