@@ -98,8 +98,14 @@ class AuthorPathIT {
         for (String file : List.of("Backup.java", "BackupReconciler.java", "BackupValidator.java")) {
             assertTrue(Files.isRegularFile(project.resolve("src/main/java/com/example/backups").resolve(file)), file);
         }
-        // compiled, its CRD and manifests generated (its tests are the same as the Greeting project's, run above)
-        maven(project, "package-backup", "package", "-DskipTests");
+        // compiled, its CRD and manifests generated, installed (its tests are the same as the Greeting project's, run above)
+        maven(project, "install-backup", "install", "-DskipTests");
+        // install published the EAR and the manifests beside the jar, for a repository manager to promote
+        Path installed = REPOSITORY.resolve("com/example/backups/backup-operator/1.0-SNAPSHOT");
+        assertTrue(Files.isRegularFile(installed.resolve("backup-operator-1.0-SNAPSHOT.ear")), "the EAR is not installed");
+        try (ZipFile zip = new ZipFile(installed.resolve("backup-operator-1.0-SNAPSHOT-manifests.zip").toFile())) {
+            assertTrue(zip.getEntry("crds.yaml") != null && zip.getEntry("kustomization.yaml") != null, "the manifests zip");
+        }
         String crds = Files.readString(project.resolve("target/manifests/crds.yaml"));
         assertTrue(crds.contains("name: backups.storage.example.org") && crds.contains("name: v1alpha1") && crds.contains("kind: Backup"),
                 crds);
@@ -186,12 +192,7 @@ class AuthorPathIT {
         String log = maven(PROJECT, "install", Map.of("KUBECONFIG", kubeconfig.toString()), "mooring:install",
                 "-Dmooring.install.timeout=300s");
         assertTrue(log.contains("available Deployment operators/greeting-operator") && log.contains("[webhooks]"), log);
-        // install published the EAR and the manifests beside the jar, for a repository manager to promote
-        Path installed = REPOSITORY.resolve("com/example/greetings/greeting-operator/1.0-SNAPSHOT");
-        assertTrue(Files.isRegularFile(installed.resolve("greeting-operator-1.0-SNAPSHOT.ear")), "the EAR is not installed");
-        try (ZipFile zip = new ZipFile(installed.resolve("greeting-operator-1.0-SNAPSHOT-manifests.zip").toFile())) {
-            assertTrue(zip.getEntry("crds.yaml") != null && zip.getEntry("kustomization.yaml") != null, "the manifests zip");
-        }
+
         // the install ends once the operator wrote its CA into the registration (self-managed certificates)
         assertTrue(log.contains("CA bundle in ValidatingWebhookConfiguration greeting-operator.operators.svc"), log);
         com.google.gson.JsonObject made = com.google.gson.JsonParser.parseString(get(client, secret)).getAsJsonObject();
