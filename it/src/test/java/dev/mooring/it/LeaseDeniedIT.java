@@ -47,14 +47,7 @@ class LeaseDeniedIT {
                     .subjects(List.of(new RbacV1Subject().kind("ServiceAccount").name("operator").namespace("operators")))).execute();
             String token = Testbed.token(runDir, "operators", "operator");
             Path kubeconfig = dir.resolve("operator.kubeconfig");
-            Files.writeString(kubeconfig, """
-                    apiVersion: v1
-                    kind: Config
-                    clusters: [{name: testbed, cluster: {server: %s, certificate-authority: %s}}]
-                    users: [{name: operator, user: {token: %s}}]
-                    contexts: [{name: operator, context: {cluster: testbed, user: operator}}]
-                    current-context: operator
-                    """.formatted(env.getProperty("TESTBED_SERVER"), env.getProperty("TESTBED_CA_FILE"), token));
+            Testbed.tokenKubeconfig(kubeconfig, env, token);
 
             server = LibertyProcess.start("lease-denied", dir.resolve("usr"), Path.of(System.getProperty("mooring.it.ear")),
                     Map.of("KUBECONFIG", kubeconfig.toString()), "mooring.leader-election.enabled=true");

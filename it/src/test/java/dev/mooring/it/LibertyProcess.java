@@ -55,7 +55,8 @@ final class LibertyProcess {
         LibertyServer created = LibertyRuntime.at(Path.of(System.getProperty("mooring.it.wlp.home"))).createServer(usr, name,
                 LibertyRuntime.Configuration.fromFolder(Path.of(System.getProperty("mooring.it.root"), "liberty-config/src/main/liberty/config")),
                 http, https, bootstrap);
-        Files.copy(ear, created.dir().resolve("dropins").resolve(ear.getFileName().toString()));
+        Files.copy(ear, created.dir().resolve("dropins").resolve(ear.getFileName().toString()),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         LibertyProcess server = new LibertyProcess(name, http, https, usr, environment);
         server.command("start");
         Eventually.await(name + " live", Duration.ofSeconds(120), () -> server.get("/health/live"),

@@ -120,6 +120,26 @@ class MonitoringIT {
             }
         }
 
+        // /mooring/metrics (what secure metrics serve) has the series of Liberty's /metrics: taken between two of
+        // Liberty's, it has every series of the first, and the second has all of its own (series appear, never go)
+        String libertyText = liberty.get("/metrics").body();
+        PrometheusSeries before = PrometheusSeries.of(libertyText);
+        HttpResponse<String> secure = AdmissionFuzz.client(null).send(java.net.http.HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+                + liberty.httpsPort + "/mooring/metrics")).header("Authorization", "Bearer " + Testbed.token(Testbed.runDir(), namespace,
+                "scraper")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, secure.statusCode(), secure.body());
+        Files.writeString(dir.resolve("liberty-metrics.txt"), libertyText); // for a failure's diagnosis
+        Files.writeString(dir.resolve("mooring-metrics.txt"), secure.body());
+        PrometheusSeries mooring = PrometheusSeries.of(secure.body());
+        PrometheusSeries after = PrometheusSeries.of(liberty.get("/metrics").body());
+        Set<String> missing = new java.util.TreeSet<>(before.series());
+        missing.removeAll(mooring.series());
+        Set<String> extra = new java.util.TreeSet<>(mooring.series());
+        extra.removeAll(after.series());
+        assertEquals(Set.of(), missing, "series of Liberty's /metrics that /mooring/metrics lacks");
+        assertEquals(Set.of(), extra, "series of /mooring/metrics that Liberty's /metrics does not have");
+        mooring.types().forEach((family, type) -> assertEquals(after.types().get(family), type, "the type of " + family));
+
         // a failing reconciler: the errors alert fires, and resolves once the object is gone
         core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name("broken")
                 .labels(Map.of("fail", "true")))).execute();

@@ -519,7 +519,8 @@ class RbacGenerationIT {
     }
 
     /** Creates a generated object with the admin identity (an existing one is left as it is). */
-    private static void apply(KubeHttp http, JsonObject manifest) {
+    /** Create one generated RBAC object (a ServiceAccount only where the testbed serves them). */
+    static void apply(KubeHttp http, JsonObject manifest) {
         String kind = manifest.getString("kind");
         String namespace = manifest.getJsonObject("metadata").getString("namespace", null);
         String collection = switch (kind) {

@@ -64,6 +64,18 @@ final class Testbed {
         LAUNCHER.down(runDir);
     }
 
+    /** Write {@code file}: a kubeconfig for the instance of {@code env} that authenticates with {@code token}. */
+    static Path tokenKubeconfig(Path file, Properties env, String token) throws IOException {
+        return java.nio.file.Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: testbed, cluster: {server: %s, certificate-authority: %s}}]
+                users: [{name: operator, user: {token: %s}}]
+                contexts: [{name: operator, context: {cluster: testbed, user: operator}}]
+                current-context: operator
+                """.formatted(env.getProperty("TESTBED_SERVER"), env.getProperty("TESTBED_CA_FILE"), token));
+    }
+
     /** A bearer token of ServiceAccount namespace/name on the instance in {@code runDir}. */
     static String token(Path runDir, String namespace, String name) throws IOException {
         return LAUNCHER.token(runDir, namespace, name);

@@ -107,6 +107,15 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter(property = "mooring.manifests.monitoring", defaultValue = "false")
     boolean monitoring;
 
+    /**
+     * Serve metrics only to callers the API server authenticates and authorizes: the Deployment sets
+     * {@code MOORING_METRICS_SECURE=true}, the operator may create TokenReviews and
+     * SubjectAccessReviews, a {@code <name>-metrics-reader} ClusterRole lets a scraper read
+     * {@code /mooring/metrics}, and the monitoring kit scrapes it over HTTPS with a bearer token.
+     */
+    @Parameter(property = "mooring.manifests.secure-metrics", defaultValue = "false")
+    boolean secureMetrics;
+
     @Component
     MavenProjectHelper projectHelper;
 
@@ -151,7 +160,7 @@ public class ManifestsMojo extends AbstractMojo {
             }
             Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
                     replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks,
-                    webhooksAdmitOperator, certificates, issuer, monitoring), System.getenv());
+                    webhooksAdmitOperator, certificates, issuer, monitoring, secureMetrics), System.getenv());
             GenerateManifests.notes(files).forEach(note -> getLog().warn("mooring:manifests: " + note));
             Files.createDirectories(output.toPath());
             try (var written = Files.list(output.toPath())) {

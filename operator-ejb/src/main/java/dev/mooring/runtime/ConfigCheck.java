@@ -41,7 +41,7 @@ final class ConfigCheck {
             "mooring.admission.threads", "mooring.admission.queue", "mooring.webhook.certificates",
             "mooring.webhook.certificates.service", "mooring.webhook.certificates.secret",
             "mooring.webhook.certificates.webhook-configuration", "mooring.webhook.certificates.service-account",
-            "mooring.webhook.certificates.validity", "mooring.webhook.certificates.ca-validity");
+            "mooring.webhook.certificates.validity", "mooring.webhook.certificates.ca-validity", "mooring.metrics.secure");
 
     private ConfigCheck() {
     }
@@ -72,6 +72,7 @@ final class ConfigCheck {
         check(problems, () -> MooringConfig.leaderElectionEnabled(config) ? values.leaderElection() : null);
         check(problems, () -> MooringConfig.webhookPort(config));
         check(problems, () -> MooringConfig.admissionPool(config));
+        check(problems, () -> MooringConfig.metricsSecure(config));
         check(problems, () -> MooringConfig.selfManagedCertificates(config, "default"));
         Set<String> perController = new TreeSet<>();
         for (String controller : controllers) {

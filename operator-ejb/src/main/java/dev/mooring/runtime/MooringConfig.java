@@ -245,6 +245,44 @@ public class MooringConfig {
         throw new IllegalArgumentException(key + " must be a whole number of at least 1, not '" + value + "'");
     }
 
+    private static final String METRICS_SECURE = "mooring.metrics.secure";
+
+    /**
+     * {@code mooring.metrics.secure}: whether metrics are served only to callers the API server
+     * authenticates and authorizes (default false). When true, Liberty's own {@code /metrics}
+     * requires Liberty's administrator role, which no one has (server.xml reads the same
+     * variable), and {@code /mooring/metrics} on the HTTPS port is the way to them. Either way
+     * {@code /mooring/metrics} checks its callers.
+     *
+     * @throws IllegalArgumentException naming the property when the value is not true or false, or
+     *     when {@code mooring.webhook.tls.client-auth=true} (the HTTPS port would then take only the
+     *     API server's client certificate, and no scraper could connect)
+     */
+    public boolean metricsSecure() {
+        return metricsSecure(config);
+    }
+
+    /** See {@link #metricsSecure()}. */
+    static boolean metricsSecure(Config config) {
+        boolean secure = trueOrFalse(config, METRICS_SECURE);
+        if (secure && config.getOptionalValue(CLIENT_AUTH, String.class).map(String::trim).filter("true"::equalsIgnoreCase)
+                .isPresent()) {
+            throw new IllegalArgumentException(METRICS_SECURE + "=true serves metrics on the HTTPS port, but " + CLIENT_AUTH
+                    + "=true makes that port accept only the API server's client certificate, so no scraper could connect."
+                    + " Leave one of them false");
+        }
+        return secure;
+    }
+
+    /** The boolean {@code key} (default false), in any case. */
+    private static boolean trueOrFalse(Config config, String key) {
+        String value = config.getOptionalValue(key, String.class).map(String::trim).orElse("false");
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException(key + " must be true or false, not '" + value + "'");
+        }
+        return value.equalsIgnoreCase("true");
+    }
+
     private static final String CLIENT_AUTH = "mooring.webhook.tls.client-auth";
     private static final String CLIENT_CA_FILE = "mooring.webhook.tls.client-ca-file";
 
@@ -265,11 +303,7 @@ public class MooringConfig {
      *     they are not required (the port would accept any client)
      */
     static boolean webhookClientAuth(Config config) {
-        String value = config.getOptionalValue(CLIENT_AUTH, String.class).map(String::trim).orElse("false");
-        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-            throw new IllegalArgumentException(CLIENT_AUTH + " must be true or false, not '" + value + "'");
-        }
-        boolean required = value.equalsIgnoreCase("true");
+        boolean required = trueOrFalse(config, CLIENT_AUTH);
         boolean hasCa = config.getOptionalValue(CLIENT_CA_FILE, String.class).filter(file -> !file.isBlank()).isPresent();
         if (required && !hasCa) {
             throw new IllegalArgumentException(CLIENT_AUTH + "=true needs " + CLIENT_CA_FILE

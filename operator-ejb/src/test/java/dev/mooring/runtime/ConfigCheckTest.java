@@ -105,6 +105,17 @@ class ConfigCheckTest {
 
     /** The self-managed certificate settings: each mistake named; the defaults follow the generated manifests' names. */
     @Test
+    void secureMetricsAreTrueOrFalseAndNotWithClientCertificates() {
+        assertEquals(List.of(), ConfigCheck.problems(config(Map.of("mooring.metrics.secure", "TRUE")), CONTROLLERS, key -> null));
+        assertEquals("mooring.metrics.secure must be true or false, not 'yes'", ConfigCheck.problems(config(Map.of(
+                "mooring.metrics.secure", "yes")), CONTROLLERS, key -> null).get(0).getMessage());
+        String message = ConfigCheck.problems(config(Map.of("mooring.metrics.secure", "true", "mooring.webhook.tls.client-auth", "true",
+                "mooring.webhook.tls.client-ca-file", "/ca.pem")), CONTROLLERS, key -> null).get(0).getMessage();
+        assertTrue(message.startsWith("mooring.metrics.secure=true serves metrics on the HTTPS port, but "
+                + "mooring.webhook.tls.client-auth=true makes that port accept only"), message);
+    }
+
+    @Test
     void theSelfManagedCertificateSettingsAreChecked() {
         Map<String, String> cases = new java.util.LinkedHashMap<>();
         cases.put("mooring.webhook.certificates", "cert-manager");

@@ -22,7 +22,7 @@ import java.util.Map;
  * java -cp "$OPERATOR_CLASSES:$MOORING_CLASSPATH" dev.mooring.manifests.GenerateManifests \
  *     --output DIR [--name NAME --namespace NAMESPACE [--image IMAGE] [--replicas N] [--lease-name LEASE]
  *     [--certificates self-managed|cert-manager [--issuer KIND/NAME] | --ca-file CA.crt | --inject-ca-from NAMESPACE/CERTIFICATE]
- *     [--without-webhooks] [--webhooks-admit-operator] [--monitoring]] CLASS...
+ *     [--without-webhooks] [--webhooks-admit-operator] [--monitoring] [--secure-metrics]] CLASS...
  * </pre>
  *
  * <ul>
@@ -54,7 +54,8 @@ public final class GenerateManifests {
     public static final String INSTALL_FILE = "install.yaml";
 
     /** The options without a value. */
-    private static final List<String> FLAGS = List.of("--without-webhooks", "--webhooks-admit-operator", "--monitoring");
+    private static final List<String> FLAGS = List.of("--without-webhooks", "--webhooks-admit-operator", "--monitoring",
+            "--secure-metrics");
 
     private GenerateManifests() {
     }
@@ -92,10 +93,22 @@ public final class GenerateManifests {
      * @param withoutWebhooks true to leave the webhooks out (no Service, no registration)
      * @param monitoring true for the monitoring kit ({@link Monitoring}): metrics Service, ServiceMonitor,
      *     PrometheusRule and Grafana dashboard, in {@code monitoring.yaml} (with {@code image})
+     * @param secureMetrics true to serve metrics only to callers the API server authenticates and
+     *     authorizes: {@code MOORING_METRICS_SECURE=true} and the HTTPS port in the Deployment, the
+     *     review rights for the operator and a {@code <name>-metrics-reader} ClusterRole in the RBAC,
+     *     and the monitoring kit scraping {@code /mooring/metrics} over HTTPS with a bearer token
      */
     public record Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
             String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer,
-            boolean monitoring) {
+            boolean monitoring, boolean secureMetrics) {
+
+        /** Options with metrics open to every caller. */
+        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
+                String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer,
+                boolean monitoring) {
+            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, webhooksAdmitOperator,
+                    certificates, issuer, monitoring, false);
+        }
 
         /** Options without the monitoring kit. */
         public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
@@ -173,7 +186,7 @@ public final class GenerateManifests {
         return files(classes, new Options(options.get("--name"), options.get("--namespace"), options.get("--image"),
                 replicas(options), options.get("--lease-name"), options.get("--ca-file"), options.get("--inject-ca-from"),
                 args.contains("--without-webhooks"), args.contains("--webhooks-admit-operator"), options.get("--certificates"),
-                options.get("--issuer"), args.contains("--monitoring")), environment);
+                options.get("--issuer"), args.contains("--monitoring"), args.contains("--secure-metrics")), environment);
     }
 
     /**
@@ -205,13 +218,13 @@ public final class GenerateManifests {
             }
             Certificates.Mode certificates = options.certificateMode(environment);
             files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(options.name(), options.namespace(),
-                    options.leaseName(), webhooks && certificates == Certificates.Mode.SELF_MANAGED))));
+                    options.leaseName(), webhooks && certificates == Certificates.Mode.SELF_MANAGED, options.secureMetrics()))));
             if (webhooks && certificates == Certificates.Mode.CERT_MANAGER) {
                 files.put("certificates.yaml", Yaml.of(Certificates.certManager(options.name(), options.namespace(), options.issuer())));
             }
             if (options.image() != null) {
                 Workload.Settings workload = new Workload.Settings(options.name(), options.namespace(), options.image(),
-                        options.replicas(), options.leaseName(), webhooks, certificates);
+                        options.replicas(), options.leaseName(), webhooks, certificates, options.secureMetrics());
                 List<JsonObject> deployment = new ArrayList<>(List.of(Workload.deployment(workload)));
                 Workload.disruptionBudget(workload).ifPresent(deployment::add);
                 files.put("deployment.yaml", Yaml.of(deployment));

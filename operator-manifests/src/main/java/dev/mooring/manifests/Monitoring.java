@@ -111,26 +111,44 @@ public final class Monitoring {
                         "min(mooring_webhook_certificate_expiry_seconds{" + job + "} > 0) - time()")));
     }
 
-    /** The Service in front of the pods' HTTP port, where {@code /metrics} is served. */
+    /**
+     * The Service in front of the pods' metrics: the HTTP port, where Liberty serves
+     * {@code /metrics}; with secure metrics the HTTPS port, where Mooring serves
+     * {@code /mooring/metrics} to authorized callers.
+     */
     static JsonObject service(Workload.Settings settings) {
+        boolean secure = settings.secureMetrics();
         return Json.createObjectBuilder().add("apiVersion", "v1").add("kind", "Service")
                 .add("metadata", metadata(settings, job(settings.name())).add("labels", kitLabels(settings)))
                 .add("spec", Json.createObjectBuilder()
                         .add("selector", Json.createObjectBuilder().add("app.kubernetes.io/name", settings.name()))
-                        .add("ports", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "metrics").add("port", 9080)
-                                .add("targetPort", "http"))))
+                        .add("ports", Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "metrics")
+                                .add("port", secure ? 9443 : 9080).add("targetPort", secure ? "https" : "http"))))
                 .build();
     }
 
+    /**
+     * The ServiceMonitor. With secure metrics Prometheus sends its ServiceAccount token (which
+     * must be bound to the {@code <name>-metrics-reader} ClusterRole) over HTTPS without checking
+     * the serving certificate, as Kubebuilder's scaffold does: the port's certificate is the
+     * webhooks' or Liberty's generated one, which names no address Prometheus scrapes.
+     */
     static JsonObject serviceMonitor(Workload.Settings settings) {
+        JsonObjectBuilder endpoint = Json.createObjectBuilder().add("port", "metrics").add("interval", "30s");
+        if (settings.secureMetrics()) {
+            endpoint.add("path", Rbac.METRICS_PATH).add("scheme", "https")
+                    .add("bearerTokenFile", "/var/run/secrets/kubernetes.io/serviceaccount/token")
+                    .add("tlsConfig", Json.createObjectBuilder().add("insecureSkipVerify", true));
+        } else {
+            endpoint.add("path", "/metrics");
+        }
         return Json.createObjectBuilder().add("apiVersion", "monitoring.coreos.com/v1").add("kind", "ServiceMonitor")
                 .add("metadata", metadata(settings, settings.name()).add("labels", Workload.labels(settings)))
                 .add("spec", Json.createObjectBuilder()
                         .add("selector", Json.createObjectBuilder().add("matchLabels", kitLabels(settings)))
                         .add("namespaceSelector", Json.createObjectBuilder().add("matchNames",
                                 Json.createArrayBuilder().add(settings.namespace())))
-                        .add("endpoints", Json.createArrayBuilder().add(Json.createObjectBuilder().add("port", "metrics")
-                                .add("path", "/metrics").add("interval", "30s"))))
+                        .add("endpoints", Json.createArrayBuilder().add(endpoint)))
                 .build();
     }
 

@@ -52,13 +52,29 @@ public final class Rbac {
      * @param leaseName the leader election Lease (in the operator namespace), or null without election
      * @param selfManagedCertificates whether the operator keeps its webhook certificate: its Secret, its
      *     ServiceAccount (the Secret's owner) and its webhook configurations, each by name
+     * @param secureMetrics whether the operator checks its metrics' callers: it may create
+     *     TokenReviews and SubjectAccessReviews, and a {@code <name>-metrics-reader} ClusterRole
+     *     (bound to no one) lets a scraper read {@code /mooring/metrics}
      */
-    public record Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates) {
+    public record Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates, boolean secureMetrics) {
 
         /** Settings without self-managed webhook certificates. */
         public Settings(String name, String namespace, String leaseName) {
             this(name, namespace, leaseName, false);
         }
+
+        /** Settings with metrics open to every caller. */
+        public Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates) {
+            this(name, namespace, leaseName, selfManagedCertificates, false);
+        }
+    }
+
+    /** The non-resource URL a scraper of secure metrics is authorized for. */
+    public static final String METRICS_PATH = "/mooring/metrics";
+
+    /** The name of the ClusterRole that may read secure metrics, for a binding to the scraper's ServiceAccount. */
+    public static String metricsReader(String name) {
+        return name + "-metrics-reader";
     }
 
     /** One resource of one group in one scope (namespace, or null for cluster-wide), with its verbs and names. */
@@ -135,7 +151,20 @@ public final class Rbac {
                         Set.of(settings.name() + "." + namespace + ".svc")), "get", "list", "watch", "update");
             }
         }
-        return rbac.manifests();
+        if (settings.secureMetrics()) {
+            rbac.add(new Key(null, "authentication.k8s.io", "tokenreviews", Set.of()), "create");
+            rbac.add(new Key(null, "authorization.k8s.io", "subjectaccessreviews", Set.of()), "create");
+        }
+        List<JsonObject> manifests = rbac.manifests();
+        if (settings.secureMetrics()) {
+            manifests.add(Json.createObjectBuilder().add("apiVersion", "rbac.authorization.k8s.io/v1").add("kind", "ClusterRole")
+                    .add("metadata", Json.createObjectBuilder().add("name", metricsReader(settings.name())))
+                    .add("rules", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                            .add("nonResourceURLs", Json.createArrayBuilder().add(METRICS_PATH))
+                            .add("verbs", Json.createArrayBuilder().add("get"))))
+                    .build());
+        }
+        return manifests;
     }
 
     private void controller(Class<?> type, ControllerDefinition definition) {

@@ -34,9 +34,17 @@ public final class Workload {
      * @param webhooks whether the operator serves admission webhooks (HTTPS port, TLS Secret, Service)
      * @param certificates where the webhook certificate comes from: self-managed (made by the operator, read
      *     through the API: no volume) or a Secret that cert-manager or someone else fills (mounted)
+     * @param secureMetrics whether metrics are served only on the HTTPS port to callers the API server
+     *     authenticates and authorizes ({@code MOORING_METRICS_SECURE})
      */
     public record Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
-            Certificates.Mode certificates) {
+            Certificates.Mode certificates, boolean secureMetrics) {
+
+        /** Settings with metrics open to every caller. */
+        public Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
+                Certificates.Mode certificates) {
+            this(name, namespace, image, replicas, leaseName, webhooks, certificates, false);
+        }
 
         /** Settings with self-managed webhook certificates. */
         public Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks) {
@@ -115,8 +123,11 @@ public final class Workload {
                     .add("valueFrom", Json.createObjectBuilder().add("fieldRef", Json.createObjectBuilder()
                             .add("fieldPath", "spec.serviceAccountName"))));
         }
+        if (settings.secureMetrics()) {
+            env.add(variable("MOORING_METRICS_SECURE", "true"));
+        }
         JsonArrayBuilder ports = Json.createArrayBuilder().add(port("http", 9080));
-        if (settings.webhooks()) {
+        if (settings.webhooks() || settings.secureMetrics()) {
             ports.add(port("https", 9443));
         }
         JsonObjectBuilder container = Json.createObjectBuilder().add("name", "operator").add("image", settings.image())

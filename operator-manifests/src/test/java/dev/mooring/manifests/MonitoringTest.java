@@ -95,6 +95,44 @@ class MonitoringTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void secureMetricsAreScrapedOverHttpsWithATokenTheOperatorMayReview() throws Exception {
+        List<String> asked = new ArrayList<>(List.of("--name", "widgets", "--namespace", "operators", "--image", "example/widgets:1",
+                "--monitoring", "--secure-metrics", Widget.class.getName(), WidgetController.class.getName()));
+        Map<String, String> files = GenerateManifests.generate(asked, Map.of());
+        Map<String, Object> container = at(documents(files.get("deployment.yaml")).get(0), "spec", "template", "spec");
+        Map<String, Object> operator = ((List<Map<String, Object>>) at(container, "containers")).get(0);
+        assertTrue(((List<Map<String, Object>>) operator.get("env")).contains(Map.of("name", "MOORING_METRICS_SECURE", "value", "true")),
+                operator.get("env").toString());
+        assertTrue(((List<Map<String, Object>>) operator.get("ports")).stream().anyMatch(port -> "https".equals(port.get("name"))),
+                "the HTTPS port, also without webhooks");
+        List<Map<String, Object>> kit = documents(files.get("monitoring.yaml"));
+        List<Map<String, Object>> ports = at(kit.get(0), "spec", "ports");
+        assertEquals("https", ports.get(0).get("targetPort"));
+        Map<String, Object> endpoint = ((List<Map<String, Object>>) at(kit.get(1), "spec", "endpoints")).get(0);
+        assertEquals("/mooring/metrics", endpoint.get("path"));
+        assertEquals("https", endpoint.get("scheme"));
+        assertEquals("/var/run/secrets/kubernetes.io/serviceaccount/token", endpoint.get("bearerTokenFile"));
+
+        List<Map<String, Object>> rbac = documents(files.get("rbac.yaml"));
+        Map<String, Object> reader = rbac.stream().filter(object -> "widgets-metrics-reader".equals(at(object, "metadata", "name")))
+                .findFirst().orElseThrow();
+        assertEquals("ClusterRole", reader.get("kind"));
+        assertEquals(List.of(Map.of("nonResourceURLs", List.of("/mooring/metrics"), "verbs", List.of("get"))), reader.get("rules"));
+        assertFalse(rbac.stream().anyMatch(object -> ((String) object.get("kind")).endsWith("Binding")
+                && "widgets-metrics-reader".equals(at(object, "roleRef", "name"))), "the reader is bound by whoever scrapes");
+        Map<String, Object> operatorRole = rbac.stream().filter(object -> "ClusterRole".equals(object.get("kind"))
+                && "widgets".equals(at(object, "metadata", "name"))).findFirst().orElseThrow();
+        String rules = operatorRole.get("rules").toString();
+        assertTrue(rules.contains("{apiGroups=[authentication.k8s.io], resources=[tokenreviews], verbs=[create]}"), rules);
+        assertTrue(rules.contains("{apiGroups=[authorization.k8s.io], resources=[subjectaccessreviews], verbs=[create]}"), rules);
+
+        Map<String, String> open = GenerateManifests.generate(OPERATOR, Map.of());
+        assertFalse(open.get("rbac.yaml").contains("tokenreviews"), "no review rights without secure metrics");
+        assertFalse(open.get("deployment.yaml").contains("MOORING_METRICS_SECURE"));
+    }
+
+    @Test
     void everyExpressionSelectsTheOperatorsJobAndEveryAlertSaysWhatIsWrong() {
         List<String> expressions = new ArrayList<>();
         Monitoring.alerts("widgets").forEach(alert -> {

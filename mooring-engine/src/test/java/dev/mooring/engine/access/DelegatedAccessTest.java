@@ -1,0 +1,190 @@
+package dev.mooring.engine.access;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.mooring.engine.kube.KubeHttp;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The access check's own rules: what it asks the API server, what it answers for each of the
+ * server's decisions, and its cache. The reviews' answers are scripted below the HTTP client; the
+ * decisions of a real API server are tested by SecureMetricsIT.
+ */
+class DelegatedAccessTest {
+
+    private static final String PATH = "/mooring/metrics";
+
+    /** A clock the test moves. */
+    private static final class MovingClock extends Clock {
+        Instant now = Instant.parse("2026-12-02T10:00:00Z");
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
+    /** Answers reviews with {@code answer} (code and body per request), recording each request's path and body. */
+    private static final class ScriptedServer {
+        final List<String> paths = new ArrayList<>();
+        final List<JsonObject> bodies = new ArrayList<>();
+        Function<String, Response.Builder> answer;
+
+        KubeHttp http() {
+            OkHttpClient transport = new OkHttpClient.Builder().addInterceptor(chain -> {
+                Buffer buffer = new Buffer();
+                chain.request().body().writeTo(buffer);
+                String path = chain.request().url().encodedPath();
+                paths.add(path);
+                bodies.add(JsonParser.parseString(buffer.readUtf8()).getAsJsonObject());
+                return answer.apply(path).request(chain.request()).protocol(Protocol.HTTP_1_1).message("scripted").build();
+            }).build();
+            return new KubeHttp(new ApiClient(transport).setBasePath("http://apiserver.invalid"));
+        }
+    }
+
+    private static Response.Builder ok(String json) {
+        return new Response.Builder().code(201).body(ResponseBody.create(json, MediaType.get("application/json")));
+    }
+
+    /** An API server that knows token "good" as user alice in group ops, and lets ops get PATH. */
+    private static Function<String, Response.Builder> server(boolean allowed) {
+        return path -> path.endsWith("tokenreviews")
+                ? ok("{\"kind\":\"TokenReview\",\"status\":{\"authenticated\":true,\"user\":{\"username\":\"alice\",\"uid\":\"u1\","
+                        + "\"groups\":[\"ops\",\"system:authenticated\"]}}}")
+                : ok("{\"kind\":\"SubjectAccessReview\",\"status\":{\"allowed\":" + allowed + (allowed ? "" : ",\"reason\":\"no rule\"")
+                        + "}}");
+    }
+
+    private final MovingClock clock = new MovingClock();
+    private final ScriptedServer server = new ScriptedServer();
+
+    private DelegatedAccess access(int capacity) {
+        return new DelegatedAccess(server.http(), clock, Duration.ofMinutes(1), Duration.ofSeconds(10), capacity,
+                Duration.ofSeconds(5));
+    }
+
+    @Test
+    void anAuthenticatedAndAuthorizedCallerIsAllowedAfterOneReviewOfEachKind() {
+        server.answer = server(true);
+        DelegatedAccess.Decision decision = access(10).check("Bearer good", PATH, "get");
+        assertTrue(decision.allowed(), decision.reason());
+        assertEquals(List.of("/apis/authentication.k8s.io/v1/tokenreviews", "/apis/authorization.k8s.io/v1/subjectaccessreviews"),
+                server.paths);
+        assertEquals("good", server.bodies.get(0).getAsJsonObject("spec").get("token").getAsString());
+        JsonObject spec = server.bodies.get(1).getAsJsonObject("spec");
+        assertEquals("alice", spec.get("user").getAsString());
+        assertEquals("u1", spec.get("uid").getAsString());
+        assertEquals("[\"ops\",\"system:authenticated\"]", spec.get("groups").toString());
+        assertEquals("{\"path\":\"/mooring/metrics\",\"verb\":\"get\"}", spec.get("nonResourceAttributes").toString());
+        assertFalse(spec.has("resourceAttributes"));
+    }
+
+    @Test
+    void aRefusedUserGets403NamingTheUserAndTheServersReason() {
+        server.answer = server(false);
+        DelegatedAccess.Decision decision = access(10).check("Bearer good", PATH, "get");
+        assertEquals(403, decision.status());
+        assertEquals("user alice (groups ops, system:authenticated) may not get /mooring/metrics: no rule", decision.reason());
+    }
+
+    @Test
+    void anUnknownTokenGets401WithoutAnAccessReview() {
+        server.answer = path -> ok("{\"kind\":\"TokenReview\",\"status\":{\"authenticated\":false,\"error\":\"invalid bearer token\"}}");
+        DelegatedAccess.Decision decision = access(10).check("bearer nobody", PATH, "get");
+        assertEquals(401, decision.status());
+        assertEquals("the API server did not authenticate the token: invalid bearer token", decision.reason());
+        assertEquals(1, server.paths.size());
+    }
+
+    @Test
+    void aMissingOrMalformedHeaderGets401WithoutAskingTheServer() {
+        server.answer = server(true);
+        DelegatedAccess access = access(10);
+        for (String header : new String[] {null, "", "Basic YWxpY2U6c2VjcmV0", "Bearer ", "Bearer two words",
+                "Bearer " + "x".repeat(DelegatedAccess.MAX_TOKEN_LENGTH + 1), "Bearer caf\u00e9"}) {
+            DelegatedAccess.Decision decision = access.check(header, PATH, "get");
+            assertEquals(401, decision.status(), String.valueOf(header));
+            assertTrue(decision.reason().contains("Bearer"), decision.reason());
+        }
+        assertEquals(List.of(), server.paths);
+        assertNull(DelegatedAccess.bearerToken("Bearer"));
+        assertEquals("t0k3n", DelegatedAccess.bearerToken(" BEARER t0k3n "));
+    }
+
+    @Test
+    void anAllowanceIsReusedForItsTimeAndARefusalForItsShorterTime() {
+        server.answer = server(true);
+        DelegatedAccess access = access(10);
+        access.check("Bearer good", PATH, "get");
+        clock.now = clock.now.plusSeconds(59);
+        assertTrue(access.check("Bearer good", PATH, "get").allowed());
+        assertEquals(2, server.paths.size(), "the allowance was reused");
+        assertTrue(access.check("Bearer good", "/other", "get").allowed());
+        assertEquals(4, server.paths.size(), "another path is reviewed apart");
+        clock.now = clock.now.plusSeconds(2);
+        access.check("Bearer good", PATH, "get");
+        assertEquals(6, server.paths.size(), "an allowance older than a minute is reviewed again");
+
+        server.answer = server(false);
+        access.check("Bearer other", PATH, "get");
+        clock.now = clock.now.plusSeconds(9);
+        assertEquals(403, access.check("Bearer other", PATH, "get").status());
+        assertEquals(8, server.paths.size(), "the refusal was reused");
+        clock.now = clock.now.plusSeconds(2);
+        access.check("Bearer other", PATH, "get");
+        assertEquals(10, server.paths.size(), "a refusal older than 10 s is reviewed again");
+    }
+
+    @Test
+    void aServerThatCannotAnswerGets503AndIsAskedAgainNextTime() {
+        server.answer = path -> new Response.Builder().code(500).body(ResponseBody.create(
+                "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"etcd is down\",\"code\":500}", MediaType.get("application/json")));
+        DelegatedAccess access = access(10);
+        DelegatedAccess.Decision decision = access.check("Bearer good", PATH, "get");
+        assertEquals(503, decision.status());
+        assertTrue(decision.reason().contains("etcd is down"), decision.reason());
+        access.check("Bearer good", PATH, "get");
+        assertEquals(2, server.paths.size(), "a failure is not cached");
+        assertEquals(0, access.cached());
+    }
+
+    @Test
+    void everNewTokensDoNotGrowTheCacheBeyondItsCapacity() {
+        server.answer = path -> ok("{\"kind\":\"TokenReview\",\"status\":{\"authenticated\":false}}");
+        DelegatedAccess access = access(3);
+        for (int i = 0; i < 20; i++) {
+            assertEquals(401, access.check("Bearer random-" + i, PATH, "get").status());
+            assertTrue(access.cached() <= 3, "cached " + access.cached());
+        }
+    }
+}
