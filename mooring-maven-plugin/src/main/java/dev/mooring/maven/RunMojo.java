@@ -256,7 +256,7 @@ public class RunMojo extends ResolvingMojo {
             if (!Files.isRegularFile(manifests.toPath().resolve("kustomization.yaml"))) {
                 return List.of();
             }
-            List<com.google.gson.JsonObject> webhooks = LocalWebhooks.pointedAt(dev.mooring.manifests.ManifestFolder.read(
+            List<com.google.gson.JsonObject> webhooks = dev.mooring.manifests.LocalWebhooks.pointedAt(dev.mooring.manifests.ManifestFolder.read(
                     manifests.toPath()), httpsPort, Files.readAllBytes(tls.resolve("ca.crt")));
             if (!webhooks.isEmpty()) {
                 stack.apply(kubeconfig, namespace, webhooks);

@@ -53,7 +53,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * anything they inject must be set by the test. The namespace is where they watch, whatever
  * their {@code @Controller} says about namespaces, except for cluster-scoped kinds.
  *
- * <p>Admission webhooks are not served here; test them with {@link TestAdmissionRequest}.
+ * <p>Admission beans given to {@link #withAdmission} are served over HTTPS in the test's JVM
+ * and registered with the API server for the test's namespace, so that a test proves a denial
+ * or a mutation through the API server; test a method alone, faster, with
+ * {@link TestAdmissionRequest}.
  */
 public final class MooringExtension implements BeforeAllCallback, AfterAllCallback {
 
@@ -67,6 +70,8 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
     private MooringCluster cluster;
     private volatile java.time.Clock clock = java.time.Clock.systemUTC();
     private final List<java.nio.file.Path> manifests = new ArrayList<>();
+    private final List<Object> admissionBeans = new ArrayList<>();
+    private AdmissionServer admission;
 
     private MooringExtension(List<Object> controllers) {
         this.controllers = List.copyOf(controllers);
@@ -119,6 +124,30 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         return this;
     }
 
+    /**
+     * Admission beans (instances of classes with {@code @Validate} or {@code @Mutate} methods) to
+     * serve while the class's tests run: Mooring's admission dispatcher answers their reviews on
+     * a free loopback port over HTTPS, with a certificate of a CA made for the test, and their
+     * webhook configurations, as {@code mooring:manifests} generates them (failure policy,
+     * timeouts, operations), are registered for the test's namespace pointing at it. After the
+     * tests the configurations are removed. Cluster-scoped kinds' webhooks see every request of
+     * the API server, as in a cluster. Beans that declare {@code @AdmissionCache} are refused
+     * (test their cached reads with {@link TestAdmissionRequest#withCached}). Call it where the
+     * extension is made.
+     *
+     * @return this extension
+     * @throws IllegalArgumentException when an object declares no admission method
+     */
+    public MooringExtension withAdmission(Object... beans) {
+        for (Object bean : beans) {
+            if (!dev.mooring.engine.admission.AdmissionRoutes.declares(bean.getClass())) {
+                throw new IllegalArgumentException(bean.getClass().getName() + " declares no @Validate or @Mutate method");
+            }
+        }
+        admissionBeans.addAll(List.of(beans));
+        return this;
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         LocalApiServer server = LocalApiServer.shared(context);
@@ -160,6 +189,9 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
         new Installer(http, new Installer.Options(Duration.ofMinutes(1), true, true), line -> { }).installInto(namespace, objects);
         cluster = new MooringCluster(http);
         client = cluster.client(namespace);
+        if (!admissionBeans.isEmpty()) {
+            admission = AdmissionServer.start(http, namespace, cluster::client, admissionBeans);
+        }
         executor = Executors.newCachedThreadPool();
         scheduler = Executors.newScheduledThreadPool(2);
         runtime = engine.threads(executor, scheduler).build();
@@ -173,6 +205,9 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
 
     @Override
     public void afterAll(ExtensionContext context) {
+        if (admission != null) {
+            admission.close();
+        }
         if (runtime != null) {
             runtime.stop();
         }

@@ -1,4 +1,4 @@
-package dev.mooring.maven;
+package dev.mooring.manifests;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -9,12 +9,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The operator's webhook configurations for {@code mooring:run}: those of the manifests folder,
- * pointed at the server on this machine ({@code https://localhost:<port><path>}) and trusting
- * the CA that signed its certificate, so that the local API server calls the webhooks under
- * development as a cluster would call the pods'.
+ * Webhook configurations pointed at a server on this machine ({@code https://localhost:<port><path>})
+ * and trusting the CA that signed its certificate, so that the local API server calls the webhooks
+ * under development (of {@code mooring:run}, or of the test kit) as a cluster would call the pods'.
  */
-final class LocalWebhooks {
+public final class LocalWebhooks {
 
     private static final Set<String> KINDS = Set.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration");
 
@@ -26,7 +25,7 @@ final class LocalWebhooks {
      * on {@code localhost:httpsPort} with the path its service reference named, and
      * {@code caPem} as its bundle.
      */
-    static List<JsonObject> pointedAt(List<JsonObject> objects, int httpsPort, byte[] caPem) {
+    public static List<JsonObject> pointedAt(List<JsonObject> objects, int httpsPort, byte[] caPem) {
         String bundle = Base64.getEncoder().encodeToString(caPem);
         List<JsonObject> local = new ArrayList<>();
         for (JsonObject object : objects) {

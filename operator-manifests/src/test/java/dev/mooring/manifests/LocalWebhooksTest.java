@@ -1,4 +1,4 @@
-package dev.mooring.maven;
+package dev.mooring.manifests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
