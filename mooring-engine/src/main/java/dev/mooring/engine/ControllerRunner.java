@@ -17,6 +17,7 @@ import dev.mooring.engine.predicate.StatusOnlyChange;
 import dev.mooring.engine.predicate.UpdatePredicate;
 import dev.mooring.engine.queue.WorkQueue;
 import dev.mooring.engine.source.EventSource;
+import dev.mooring.engine.trace.Tracing;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,6 +59,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final ControllerDefinition definition;
     private final WorkQueue<ObjectKey> queue;
     private final PassObserver observer;
+    private final Tracing tracing;
     private final Consumer<ControllerRunner<?>> onFailure;
     private final PassDispatcher<T> dispatcher;
     private final PassCounts counts = new PassCounts();
@@ -93,6 +95,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         this.definition = definition;
         this.queue = queue;
         this.observer = observer;
+        this.tracing = observer.tracing();
         this.onFailure = onFailure;
         this.dispatcher = new PassDispatcher<>(new PassDispatcher.Shared(definition.name(), clients, requestScope, events,
                 caches, ownedCaches, this::enqueue, clock), definition.finalizer(), reconciler, definition.kind().getSimpleName());
@@ -178,9 +181,11 @@ public final class ControllerRunner<T extends KubernetesObject> {
         try {
             for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
                 ObjectKey key = next.get();
-                try (LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name(),
-                        java.util.UUID.randomUUID().toString())) {
-                    reconcile(key);
+                String reconcileId = java.util.UUID.randomUUID().toString();
+                try (LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
+                        Tracing.Span span = tracing.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId)) {
+                    Outcome.Kind outcome = reconcile(key);
+                    span.outcome(outcome == null ? "absent" : outcome.name().toLowerCase(java.util.Locale.ROOT));
                 } finally {
                     queue.done(key);
                 }
@@ -216,16 +221,19 @@ public final class ControllerRunner<T extends KubernetesObject> {
         return true;
     }
 
-    private void reconcile(ObjectKey key) {
+    /** One pass of {@code key}; its outcome, or null when the object is not cached (nothing to do). */
+    private Outcome.Kind reconcile(ObjectKey key) {
         // the pass reads the cached object (for owner references and status) and gives the reconciler its one copy
         Optional<T> cached = primary.cached(key);
         if (cached.isEmpty()) {
             // Absent from the watched scope: nothing to reconcile; owned children go with garbage collection.
             queue.forget(key);
-            return;
+            return null;
         }
         PassTimer timer = PassTimer.start(scheduler, definition.reconcileTimeout());
-        settle(key, dispatcher.dispatch(key, cached.get(), timer), timer.nanos());
+        Outcome outcome = dispatcher.dispatch(key, cached.get(), timer);
+        settle(key, outcome, timer.nanos());
+        return outcome.kind();
     }
 
     /** The one place an outcome is acted on: the queue action, the count, the log and the observer. */

@@ -17,6 +17,11 @@ public interface PassObserver {
     default void informerCreated(Informer<?> informer) {
     }
 
+    /** Where the spans of passes go, asked once per controller; {@link dev.mooring.engine.trace.Tracing#NONE} by default. */
+    default dev.mooring.engine.trace.Tracing tracing() {
+        return dev.mooring.engine.trace.Tracing.NONE;
+    }
+
     /** The observer of controller {@code controller}'s work queue, asked once when the queue is made. */
     default dev.mooring.engine.queue.QueueObserver queue(String controller) {
         return dev.mooring.engine.queue.QueueObserver.NONE;

@@ -380,6 +380,57 @@ class ControllerRunnerTest {
     }
 
     @Test
+    void aPassIsASpanWithItsObjectAndOutcomeAndTheRequestsItSendsAreItsChildren() throws Exception {
+        dev.mooring.engine.trace.RecordingTracing tracing = new dev.mooring.engine.trace.RecordingTracing();
+        io.kubernetes.client.openapi.ApiClient api = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");
+        api.setHttpClient(new okhttp3.OkHttpClient.Builder()
+                .addInterceptor(new dev.mooring.engine.kube.RequestTiming((method, host, code, latency) -> { }, tracing))
+                .addInterceptor(chain -> new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1)
+                        .code(201).message("Created").body(okhttp3.ResponseBody.create("{}", okhttp3.MediaType.get("application/json")))
+                        .build()).build());
+        EventRecorder events = new EventRecorder(new dev.mooring.engine.kube.KubeHttp(api), "mooring/deployments", "ops");
+        PassObserver observer = new PassObserver() {
+            @Override
+            public void passed(String controller, Outcome.Kind outcome, Duration duration) {
+                outcomes.add(outcome);
+            }
+
+            @Override
+            public dev.mooring.engine.trace.Tracing tracing() {
+                return tracing;
+            }
+        };
+        runner = new ControllerRunner<>(definition(null, false, null), (deployment, context) -> {
+            context.event(dev.mooring.api.EventType.NORMAL, "Scaled", "scaled to 2");
+            throw new IllegalStateException("not yet");
+        }, client.forEveryNamespace(), RequestScope.NONE, queue, events, observer, failed::add);
+        runner.attachPrimary(source);
+        runner.startWorkers(workers, timers);
+        V1Deployment web = deployment("web", "1", 2);
+        client.stored.add(web);
+        source.add(web);
+        awaitOutcomes(1);
+        List<dev.mooring.engine.trace.RecordingTracing.Recorded> passes = tracing.of("pass");
+        assertEquals(1, passes.size(), tracing.spans.toString());
+        dev.mooring.engine.trace.RecordingTracing.Recorded pass = passes.get(0);
+        assertEquals("Deployment", pass.attributes.get("kind"));
+        assertEquals("ops", pass.attributes.get("namespace"));
+        assertEquals("web", pass.attributes.get("name"));
+        assertEquals(runner.name(), pass.attributes.get("controller"));
+        assertTrue(pass.attributes.get("reconcile_id").matches("[0-9a-f-]{36}"), pass.attributes.toString());
+        for (long end = System.nanoTime() + WAIT.toNanos(); !pass.ended && System.nanoTime() < end; ) {
+            Thread.sleep(10); // the span ends as the worker leaves the pass, just after the outcome is counted
+        }
+        assertTrue(pass.ended, "the pass span ended");
+        assertEquals("error", pass.outcome);
+        List<dev.mooring.engine.trace.RecordingTracing.Recorded> requests = tracing.of("request");
+        assertEquals(1, requests.size(), "the Event's POST: " + tracing.spans);
+        assertEquals(pass, requests.get(0).parent);
+        assertEquals("POST", requests.get(0).attributes.get("method"));
+        assertEquals("201", requests.get(0).outcome);
+    }
+
+    @Test
     void aPassesEventsAreSentAlsoWhenItsStatusWriteFailed() throws Exception {
         List<String> posted = new CopyOnWriteArrayList<>();
         io.kubernetes.client.openapi.ApiClient api = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");

@@ -8,6 +8,7 @@ import dev.mooring.api.patch.Patches;
 import dev.mooring.engine.LogFields;
 import dev.mooring.engine.RequestScope;
 import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.trace.Tracing;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -105,6 +106,11 @@ public final class AdmissionDispatcher {
         /** A request for the route arrived. */
         void started(AdmissionRoute route);
 
+        /** Where the spans of admission calls go, asked once; {@link Tracing#NONE} by default. */
+        default Tracing tracing() {
+            return Tracing.NONE;
+        }
+
         /** It was answered with this HTTP status; {@code denied} for a 200 that does not allow. */
         void answered(AdmissionRoute route, int status, boolean denied, java.time.Duration duration);
     }
@@ -121,6 +127,7 @@ public final class AdmissionDispatcher {
     private final DecodeBudget budget;
     private final ClientTrust clients;
     private final Observer observer;
+    private final Tracing tracing;
 
     /**
      * @param routes the routes, with unique paths, each bound to its bean
@@ -149,6 +156,7 @@ public final class AdmissionDispatcher {
         this.reads = Objects.requireNonNull(reads);
         this.scope = Objects.requireNonNull(scope);
         this.observer = Objects.requireNonNull(observer);
+        this.tracing = observer.tracing();
     }
 
     /** The routes, by path. */
@@ -242,14 +250,32 @@ public final class AdmissionDispatcher {
                 request.name(), request.uid());
     }
 
+    /** The span of the admission method's call, on the thread that runs it (its API requests are its children). */
+    private Tracing.Span span(AdmissionRoute route, TypedAdmissionRequest<?> request) {
+        ResourceType<?> kind = route.requestKind() != null ? route.requestKind() : route.target();
+        return tracing.admission(route.path(), request.operation().name(), kind == null ? null : kind.kind(), request.namespace(),
+                request.name(), request.uid());
+    }
+
     private Answer reviewLogged(BoundRoute bound, Decoded decoded, long start) {
         AdmissionRoute route = bound.route();
         TypedAdmissionRequest<?> request = decoded.request();
         Future<Object> call;
         try {
             call = executor.submit(() -> {
-                try (RequestScope.Activation active = scope.activate(); LogFields.Scope fields = fields(route, request)) {
-                    return bound.call(request);
+                try (RequestScope.Activation active = scope.activate(); LogFields.Scope fields = fields(route, request);
+                        Tracing.Span span = span(route, request)) {
+                    try {
+                        Object answer = bound.call(request);
+                        span.outcome("answered");
+                        return answer;
+                    } catch (AdmissionDenied denied) {
+                        span.outcome("denied");
+                        throw denied;
+                    } catch (Exception | Error e) {
+                        span.outcome("failed");
+                        throw e;
+                    }
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {

@@ -1,5 +1,6 @@
 package dev.mooring.engine.kube;
 
+import dev.mooring.engine.trace.Tracing;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
@@ -29,9 +30,16 @@ public final class RequestTiming implements Interceptor {
     }
 
     private final Observer observer;
+    private final Tracing tracing;
 
     public RequestTiming(Observer observer) {
+        this(observer, Tracing.NONE);
+    }
+
+    /** Also a span per request sent during a traced pass or review (see {@link Tracing#request}), ended with its status code. */
+    public RequestTiming(Observer observer, Tracing tracing) {
         this.observer = Objects.requireNonNull(observer, "observer");
+        this.tracing = Objects.requireNonNull(tracing, "tracing");
     }
 
     @Override
@@ -39,13 +47,18 @@ public final class RequestTiming implements Interceptor {
         Request request = chain.request();
         String host = request.url().host() + ":" + request.url().port();
         long start = System.nanoTime();
-        try {
-            Response response = chain.proceed(request);
-            observer.answered(request.method(), host, Integer.toString(response.code()), Duration.ofNanos(System.nanoTime() - start));
-            return response;
-        } catch (IOException | RuntimeException e) {
-            observer.answered(request.method(), host, NO_ANSWER, Duration.ofNanos(System.nanoTime() - start));
-            throw e;
+        try (Tracing.Span span = tracing.request(request.method(), host, request.url().encodedPath())) {
+            try {
+                Response response = chain.proceed(request);
+                String code = Integer.toString(response.code());
+                observer.answered(request.method(), host, code, Duration.ofNanos(System.nanoTime() - start));
+                span.outcome(code);
+                return response;
+            } catch (IOException | RuntimeException e) {
+                observer.answered(request.method(), host, NO_ANSWER, Duration.ofNanos(System.nanoTime() - start));
+                span.outcome(NO_ANSWER);
+                throw e;
+            }
         }
     }
 }

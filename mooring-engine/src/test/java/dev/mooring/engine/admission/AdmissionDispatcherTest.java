@@ -137,6 +137,28 @@ class AdmissionDispatcherTest {
     }
 
     @Test
+    void eachAdmissionCallIsASpanWithTheReviewsFieldsAndHowTheMethodEnded() {
+        dev.mooring.engine.trace.RecordingTracing tracing = new dev.mooring.engine.trace.RecordingTracing();
+        Counting traced = new Counting() {
+            @Override
+            public dev.mooring.engine.trace.Tracing tracing() {
+                return tracing;
+            }
+        };
+        AdmissionDispatcher tracedDispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class),
+                bean -> policies), executor, new NoReads(), RequestScope.NONE, traced);
+        tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "green"), null)), true);
+        tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "red"), null)), true);
+        tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "boom"), null)), true);
+        tracedDispatcher.handle("POST", WIDGETS, "application/json", body("{"), true); // refused before any call: no span
+        List<dev.mooring.engine.trace.RecordingTracing.Recorded> spans = tracing.of("admission");
+        assertEquals(List.of("answered", "denied", "failed"), spans.stream().map(span -> span.outcome).toList());
+        assertEquals(java.util.Map.of("webhook", WIDGETS, "operation", "CREATE", "kind", "Widget", "namespace", "team-a", "name", "w",
+                "uid", "uid-1"), spans.get(0).attributes);
+        assertTrue(spans.stream().allMatch(span -> span.ended && span.parent == null), spans.toString());
+    }
+
+    @Test
     void aBodyOverFourMebibytesIs413() {
         byte[] big = new byte[AdmissionDispatcher.MAX_BODY_BYTES + 1];
         java.util.Arrays.fill(big, (byte) ' ');
@@ -518,7 +540,7 @@ class AdmissionDispatcherTest {
     }
 
     /** Counts answers per route and status, as the metrics do. */
-    static final class Counting implements AdmissionDispatcher.Observer {
+    static class Counting implements AdmissionDispatcher.Observer {
         final java.util.Map<String, Integer> answers = new java.util.concurrent.ConcurrentHashMap<>();
         final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
         final java.util.concurrent.atomic.AtomicInteger denials = new java.util.concurrent.atomic.AtomicInteger();

@@ -47,4 +47,26 @@ class RequestTimingTest {
         assertEquals(List.of("GET apiserver.invalid:6443 200", "GET apiserver.invalid:6443 404",
                 "GET apiserver.invalid:6443 " + RequestTiming.NO_ANSWER), heard);
     }
+
+    @Test
+    void aRequestSentDuringATracedPassIsItsChildSpanEndedWithItsCode() {
+        dev.mooring.engine.trace.RecordingTracing tracing = new dev.mooring.engine.trace.RecordingTracing();
+        OkHttpClient transport = new OkHttpClient.Builder()
+                .addInterceptor(new RequestTiming((method, host, code, latency) -> { }, tracing))
+                .addInterceptor(chain -> new Response.Builder().request(chain.request()).protocol(Protocol.HTTP_1_1).code(200)
+                        .message("-").body(ResponseBody.create("{}", MediaType.get("application/json"))).build()).build();
+        KubeHttp http = new KubeHttp(new ApiClient(transport).setBasePath("https://apiserver.invalid:6443"));
+
+        http.get("/api/v1/namespaces/ops/configmaps", Map.of());
+        assertEquals(List.of(), tracing.spans, "no span for a request outside a pass (an informer's)");
+        try (dev.mooring.engine.trace.Tracing.Span pass = tracing.pass("mirror", "ConfigMap", "ops", "a", "r1")) {
+            http.send("PATCH", "/api/v1/namespaces/ops/configmaps/a", Map.of(), "[]", "application/json-patch+json");
+        }
+        dev.mooring.engine.trace.RecordingTracing.Recorded request = tracing.of("request").get(0);
+        assertEquals(Map.of("method", "PATCH", "host", "apiserver.invalid:6443", "path", "/api/v1/namespaces/ops/configmaps/a"),
+                request.attributes);
+        assertEquals("200", request.outcome);
+        assertTrue(request.ended);
+        assertEquals(tracing.of("pass").get(0), request.parent);
+    }
 }
