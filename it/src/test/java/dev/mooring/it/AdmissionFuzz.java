@@ -141,6 +141,18 @@ final class AdmissionFuzz {
                 .version(HttpClient.Version.HTTP_1_1).build();
     }
 
+    /** An AdmissionReview of creating ConfigMap {@code namespace/name}, with uid {@code name}, as the API server sends it. */
+    static String configMapCreateReview(String name, String namespace) {
+        String object = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\""
+                + namespace + "\"}}";
+        String gvk = "{\"group\":\"\",\"version\":\"v1\",\"kind\":\"ConfigMap\"}";
+        String gvr = "{\"group\":\"\",\"version\":\"v1\",\"resource\":\"configmaps\"}";
+        return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"" + name
+                + "\",\"kind\":" + gvk + ",\"resource\":" + gvr + ",\"requestKind\":" + gvk + ",\"requestResource\":" + gvr
+                + ",\"name\":\"" + name + "\",\"namespace\":\"" + namespace + "\",\"operation\":\"CREATE\",\"userInfo\":{\"username\":"
+                + "\"tester\"},\"object\":" + object + ",\"dryRun\":false}}";
+    }
+
     static HttpResponse<String> send(HttpClient client, URI uri, Case request) throws Exception {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20))
                 .method(request.method(), HttpRequest.BodyPublishers.ofByteArray(request.body()));

@@ -43,6 +43,12 @@ final class LibertyProcess {
      */
     static LibertyProcess start(String name, Path usr, Path ear, Map<String, String> environment, String... properties)
             throws Exception {
+        return start(name, usr, ear, environment, Map.of(), properties);
+    }
+
+    /** Like {@link #start(String, Path, Path, Map, String...)}, with {@code overrides} (file name to XML) in configDropins/overrides. */
+    static LibertyProcess start(String name, Path usr, Path ear, Map<String, String> environment, Map<String, String> overrides,
+            String... properties) throws Exception {
         int[] ports = FreePorts.pick(2);
         int http = ports[0];
         int https = ports[1];
@@ -57,6 +63,11 @@ final class LibertyProcess {
                 http, https, bootstrap);
         Files.copy(ear, created.dir().resolve("dropins").resolve(ear.getFileName().toString()),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        for (Map.Entry<String, String> override : overrides.entrySet()) {
+            Path file = created.dir().resolve("configDropins/overrides").resolve(override.getKey());
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, override.getValue());
+        }
         LibertyProcess server = new LibertyProcess(name, http, https, usr, environment);
         server.command("start");
         Eventually.await(name + " live", Duration.ofSeconds(120), () -> server.get("/health/live"),

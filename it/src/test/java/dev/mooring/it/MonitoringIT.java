@@ -178,14 +178,7 @@ class MonitoringIT {
 
     /** One AdmissionReview of creating ConfigMap {@code name}, sent to the webhook as the API server would. */
     private void review(String name, String namespace) throws Exception {
-        String object = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\""
-                + namespace + "\"}}";
-        String gvk = "{\"group\":\"\",\"version\":\"v1\",\"kind\":\"ConfigMap\"}";
-        String gvr = "{\"group\":\"\",\"version\":\"v1\",\"resource\":\"configmaps\"}";
-        String body = "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"" + name
-                + "\",\"kind\":" + gvk + ",\"resource\":" + gvr + ",\"requestKind\":" + gvk + ",\"requestResource\":" + gvr
-                + ",\"name\":\"" + name + "\",\"namespace\":\"" + namespace + "\",\"operation\":\"CREATE\",\"userInfo\":{\"username\":"
-                + "\"tester\"},\"object\":" + object + ",\"dryRun\":false}}";
+        String body = AdmissionFuzz.configMapCreateReview(name, namespace);
         HttpClient client = AdmissionFuzz.client(null); // the testbed's CA; no client certificate asked for here
         URI route = URI.create("https://127.0.0.1:" + liberty.httpsPort + "/validate/core/v1/configmaps/names");
         HttpResponse<String> answer = Eventually.await("the webhook answers", PATIENCE, () -> AdmissionFuzz.send(client, route,

@@ -182,8 +182,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
             for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
                 ObjectKey key = next.get();
                 String reconcileId = java.util.UUID.randomUUID().toString();
-                try (LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
-                        Tracing.Span span = tracing.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId)) {
+                try (Tracing.Span span = tracing.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
+                        LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
+                        LogFields.Scope traced = LogFields.trace(span)) {
                     Outcome.Kind outcome = reconcile(key);
                     span.outcome(outcome == null ? "absent" : outcome.name().toLowerCase(java.util.Locale.ROOT));
                 } finally {

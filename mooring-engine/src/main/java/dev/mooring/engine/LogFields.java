@@ -97,6 +97,17 @@ public final class LogFields {
         return open(fields);
     }
 
+    /**
+     * Puts the trace and span ids of {@code span} ({@code ext_trace_id}, {@code ext_span_id}) on
+     * this thread's log records until the scope closes; nothing for a span that records nothing.
+     */
+    public static Scope trace(dev.mooring.engine.trace.Tracing.Span span) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("trace_id", span.traceId());
+        fields.put("span_id", span.spanId());
+        return open(fields);
+    }
+
     private static Scope open(Map<String, String> all) {
         Map<String, String> fields = new LinkedHashMap<>();
         all.forEach((key, value) -> {

@@ -36,7 +36,8 @@ import java.util.logging.Logger;
  * watch idle timeout. Every HTTP/2 connection is pinged every {@code mooring.connection.ping-interval}
  * and closed when a ping goes unanswered, so that a hung API server, whose connections stay open
  * but silent, fails the watches and requests on them within seconds. Every request is counted
- * and timed for the {@code rest_client_*} metrics.
+ * and timed for the {@code rest_client_*} metrics, and traced when sent during a traced pass or
+ * admission call ({@link Telemetry}).
  */
 @ApplicationScoped
 public class KubernetesConnection {
@@ -50,6 +51,9 @@ public class KubernetesConnection {
     @Inject
     RuntimeMetrics metrics;
 
+    @Inject
+    Telemetry telemetry;
+
     private String source;
     private KubeHttp requests;
     private KubeHttp watches;
@@ -58,7 +62,7 @@ public class KubernetesConnection {
     void connect() {
         Function<Integer, ApiClient> factory = clientFactory(System.getenv());
         ApiClient client = withPings(factory.apply((int) config.requestTimeout().toMillis()), config.pingInterval());
-        client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(new RequestTiming(metrics::answered)).build());
+        client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(new RequestTiming(metrics::answered, telemetry.tracing())).build());
         requests = new KubeHttp(client.setUserAgent(KubeHttp.USER_AGENT));
         watches = new KubeHttp(withReadTimeout(client, (int) config.watchIdleTimeout().toMillis()).setUserAgent(KubeHttp.USER_AGENT));
         LOG.info(() -> "Mooring connects to " + requests.apiClient().getBasePath() + " (" + source + ")");

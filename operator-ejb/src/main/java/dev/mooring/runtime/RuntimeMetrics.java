@@ -33,6 +33,9 @@ public class RuntimeMetrics implements PassObserver {
     @Inject
     MetricRegistry registry;
 
+    @Inject
+    Telemetry telemetry;
+
     /** The metrics a pass updates, per controller: registered once, then used without lookups. */
     private record PassMetrics(java.util.Map<Outcome.Kind, Counter> results, Counter errors, Counter terminal, Counter timeouts,
             Counter retries, Timer time) {
@@ -117,6 +120,11 @@ public class RuntimeMetrics implements PassObserver {
     }
 
     /** The queue metrics of client-go's work queue, named and labelled as its Prometheus provider names them. */
+    @Override
+    public dev.mooring.engine.trace.Tracing tracing() {
+        return telemetry.tracing(); // passes are observed here, so their spans are asked for here too
+    }
+
     @Override
     public QueueObserver queue(String controller) {
         Tag[] tags = {new Tag("controller", controller), new Tag("name", controller)};
@@ -206,6 +214,11 @@ public class RuntimeMetrics implements PassObserver {
                     "Admission requests answered with allowed: false"), webhook));
         }
         return new dev.mooring.engine.admission.AdmissionDispatcher.Observer() {
+            @Override
+            public dev.mooring.engine.trace.Tracing tracing() {
+                return telemetry.tracing();
+            }
+
             @Override
             public void started(dev.mooring.engine.admission.AdmissionRoute route) {
                 inFlight.get(route.path()).incrementAndGet();

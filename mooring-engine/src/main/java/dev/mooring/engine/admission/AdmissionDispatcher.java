@@ -264,7 +264,7 @@ public final class AdmissionDispatcher {
         try {
             call = executor.submit(() -> {
                 try (RequestScope.Activation active = scope.activate(); LogFields.Scope fields = fields(route, request);
-                        Tracing.Span span = span(route, request)) {
+                        Tracing.Span span = span(route, request); LogFields.Scope traced = LogFields.trace(span)) {
                     try {
                         Object answer = bound.call(request);
                         span.outcome("answered");

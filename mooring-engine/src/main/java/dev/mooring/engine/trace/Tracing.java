@@ -43,6 +43,16 @@ public interface Tracing {
         /** How it ended: a pass's result ({@code success}, {@code error}, {@code terminal}, {@code cancelled}), a review's answer, a request's status code. */
         void outcome(String outcome);
 
+        /** The span's trace id (32 hex digits), or null when it records nothing. */
+        default String traceId() {
+            return null;
+        }
+
+        /** The span's own id (16 hex digits), or null when it records nothing. */
+        default String spanId() {
+            return null;
+        }
+
         /** Ends the span and makes its parent current again. */
         @Override
         void close();
