@@ -63,6 +63,8 @@ public final class Bench {
             line -> { });
     private Path tls;
     private int httpPort;
+    /** Whether the servers include the one with MicroProfile Telemetry ({@link #runTraces}). */
+    private boolean telemetry;
     private int httpsPort;
 
     private Bench(int n, int runs, int seconds, int rate) {
@@ -73,6 +75,11 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("traces")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            new Bench(argument(rest, 0, 5000), argument(rest, 1, 3), 0, 0).runTraces();
+            return;
+        }
         if (args.length > 0 && args[0].equals("start")) {
             String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
             new Bench(argument(rest, 0, 5000), argument(rest, 1, 5), 0, 0).runStart();
@@ -154,6 +161,34 @@ public final class Bench {
         });
     }
 
+    /** The peer whose server adds Liberty's MicroProfile Telemetry, its SDK left off (the default): tracing configured but off. */
+    static final String TELEMETRY = "Mooring+mpTelemetry";
+
+    /**
+     * What tracing costs when it is off: Mooring as shipped (no telemetry feature: the engine's
+     * spans are Tracing.NONE) against the same server with mpTelemetry-2.0 added and its SDK
+     * disabled, alternating: start-up, the drain of N, the heap with N cached and idle.
+     */
+    private void runTraces() throws Exception {
+        telemetry = true;
+        withCluster(() -> {
+            for (int run = 0; run < runs; run++) {
+                for (String peer : run % 2 == 0 ? List.of("Mooring", TELEMETRY) : List.of(TELEMETRY, "Mooring")) {
+                    try (Peer started = launch(peer, environment(TICKS, n, EMPTY, 0))) {
+                        recordStart(started);
+                        TimeUnit.SECONDS.sleep(1);
+                        results.add(peer, Results.HEAP_WITH_TICKS, started.heapAfterGc());
+                    }
+                    idle(peer);
+                }
+            }
+            String table = results.tracesTable(n, runs, TELEMETRY);
+            System.out.println();
+            System.out.println(table);
+            Files.writeString(work.resolve("results-traces.md"), table + "\n" + machine());
+        });
+    }
+
     /** The moments of a start that drains N ticks; returns when the peer is ready and has reconciled all. */
     private void recordStart(Peer peer) throws InterruptedException {
         long framework = peer.await("framework start", PATIENCE);
@@ -205,13 +240,25 @@ public final class Bench {
         httpsPort = ports[1];
         tls = apiServers.webhookCertificate(work.resolve("webhook-tls"), "bench", TICKS, null);
         liberty = LibertyRuntime.at(Path.of(exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "home"), Map.of()).trim()));
-        for (String server : List.of("bench", "bench-admission")) {
+        List<String> servers = telemetry ? List.of("bench", "bench-admission", "bench-telemetry") : List.of("bench", "bench-admission");
+        for (String server : servers) {
             liberty.createServer(usr, server, LibertyRuntime.Configuration.fromFolder(root.resolve("liberty-config/src/main/liberty/config")),
                     httpPort, httpsPort, Map.of("http.host", "127.0.0.1"));
         }
         Path dropins = usr.resolve("servers/bench/dropins");
         Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"), dropins.resolve("tick-mooring.ear"),
                 StandardCopyOption.REPLACE_EXISTING);
+        if (telemetry) {
+            Path server = usr.resolve("servers/bench-telemetry");
+            Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"), server.resolve("dropins/tick-mooring.ear"),
+                    StandardCopyOption.REPLACE_EXISTING);
+            Files.createDirectories(server.resolve("configDropins/overrides"));
+            Files.writeString(server.resolve("configDropins/overrides/telemetry.xml"),
+                    "<server><featureManager><feature>mpTelemetry-2.0</feature></featureManager></server>\n");
+            try (Peer peer = mooring("bench-telemetry", environment(EMPTY, 0, EMPTY, 0))) {
+                peer.await("ready", PATIENCE);
+            }
+        }
         Path admission = usr.resolve("servers/bench-admission/dropins");
         Files.copy(root.resolve("bench/tick-mooring-admission/target/tick-mooring-admission.ear"),
                 admission.resolve("tick-mooring-admission.ear"), StandardCopyOption.REPLACE_EXISTING);
@@ -350,7 +397,7 @@ public final class Bench {
     }
 
     private Peer launch(String name, Map<String, String> environment) throws Exception {
-        return name.equals("JOSDK") ? josdk(environment) : mooring("bench", environment);
+        return name.equals("JOSDK") ? josdk(environment) : mooring(name.equals(TELEMETRY) ? "bench-telemetry" : "bench", environment);
     }
 
     private Peer josdk(Map<String, String> environment) throws IOException {
@@ -361,7 +408,8 @@ public final class Bench {
 
     private Peer mooring(String server, Map<String, String> environment) throws Exception {
         Path command = liberty.home().resolve("bin/server");
-        return Peer.launch("Mooring", List.of(command.toString(), "run", server), environment,
+        String name = server.equals("bench-telemetry") ? TELEMETRY : "Mooring";
+        return Peer.launch(name, List.of(command.toString(), "run", server), environment,
                 List.of(command.toString(), "stop", server), URI.create("http://127.0.0.1:" + httpPort + "/health/ready"));
     }
 

@@ -116,6 +116,23 @@ final class Results {
         return table;
     }
 
+    /** Mooring as shipped against {@code traced} (MicroProfile Telemetry added, its SDK off). */
+    String tracesTable(int n, int runs, String traced) {
+        StringBuilder text = new StringBuilder();
+        text.append("N = ").append(n).append(" objects, ").append(runs).append(" runs; median (min-max)\n\n");
+        text.append("| measure | Mooring | ").append(traced).append(" | ").append(traced).append("/Mooring |\n|---|---|---|---|\n");
+        for (String measure : List.of(DRAIN_FROM_ENGINE, LAUNCH_TO_FRAMEWORK, LAUNCH_TO_READY, LAUNCH_TO_ALL)) {
+            row(text, measure, "Mooring", traced, 1);
+        }
+        row(text, HEAP_WITH_TICKS, "Mooring", traced, 1024 * 1024);
+        row(text, HEAP_IDLE, "Mooring", traced, 1024 * 1024);
+        String table = text.toString().replace(" N ", " " + n + " ").replace("N custom resources cached", n + " custom resources cached (MiB)");
+        if (table.contains("| - |")) {
+            throw new IllegalStateException("Some measure has no value:\n" + table);
+        }
+        return table;
+    }
+
     private void row(StringBuilder text, String measure, String peer, String mooring, double unit) {
         Map<String, List<Double>> byPeer = values.getOrDefault(measure, Map.of());
         List<Double> base = scaled(byPeer.get(peer), unit);
