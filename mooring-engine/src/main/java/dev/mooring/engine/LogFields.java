@@ -58,6 +58,9 @@ public final class LogFields {
         }
     }
 
+    /** A scope without fields (immutable). */
+    private static final Scope NO_FIELDS = new Scope(Map.of());
+
     private LogFields() {
     }
 
@@ -102,6 +105,9 @@ public final class LogFields {
      * this thread's log records until the scope closes; nothing for a span that records nothing.
      */
     public static Scope trace(dev.mooring.engine.trace.Tracing.Span span) {
+        if (span.traceId() == null) {
+            return NO_FIELDS; // tracing off: nothing to add, nothing allocated on the pass's path
+        }
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("trace_id", span.traceId());
         fields.put("span_id", span.spanId());
