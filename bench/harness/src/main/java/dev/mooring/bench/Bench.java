@@ -80,6 +80,11 @@ public final class Bench {
             new Bench(argument(rest, 0, 5000), argument(rest, 1, 3), 0, 0).runTraces();
             return;
         }
+        if (args.length > 0 && args[0].equals("scale")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            new Bench(argument(rest, 0, 100_000), argument(rest, 1, 1), argument(rest, 2, 10), argument(rest, 3, 200)).runScale();
+            return;
+        }
         if (args.length > 0 && args[0].equals("start")) {
             String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
             new Bench(argument(rest, 0, 5000), argument(rest, 1, 5), 0, 0).runStart();
@@ -187,6 +192,113 @@ public final class Bench {
             System.out.println(table);
             Files.writeString(work.resolve("results-traces.md"), table + "\n" + machine());
         });
+    }
+
+    /**
+     * Many objects (100,000 by default): each peer syncs N custom resources while changes arrive at
+     * the rate from its first pass on (how long a fresh change waits behind the backlog), then,
+     * freshly started, N ConfigMaps of 1 KiB; the peak heap of each first sync against the steady
+     * heap after it, GC pauses, RSS, and the heap per object against its JSON on the wire.
+     */
+    private void runScale() throws Exception {
+        withCluster(() -> {
+            Map<String, Double> wire = Map.of(
+                    "tick", wireBytes("/apis/bench.mooring.dev/v1/namespaces/" + TICKS + "/ticks"),
+                    "configmap", wireBytes("/api/v1/namespaces/" + CONFIGMAPS + "/configmaps"));
+            try {
+                for (int run = 0; run < runs; run++) {
+                    for (String peer : run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK")) {
+                        idle(peer);
+                        firstSync(peer, "tick", environment(TICKS, n, EMPTY, 0), true);
+                        firstSync(peer, "configmap", environment(EMPTY, 0, CONFIGMAPS, n), false);
+                    }
+                    System.out.println("run " + (run + 1) + " of " + runs + " done");
+                }
+            } catch (Exception | Error e) {
+                System.out.println("The benchmark failed; what it measured so far:\n" + results.draft(n, rate));
+                throw e;
+            }
+            String table = results.scaleTable(n, runs, seconds, rate, wire);
+            System.out.println();
+            System.out.println(table);
+            Files.writeString(work.resolve("results-scale.md"), table + "\n" + machine());
+        });
+    }
+
+    /**
+     * One fresh start that syncs N objects of {@code kind}: with {@code load}, changes at the rate
+     * for the seconds from the first pass on, their latencies measured.
+     */
+    private void firstSync(String name, String kind, Map<String, String> environment, boolean load) throws Exception {
+        Path logs = work.resolve("gc");
+        Files.createDirectories(logs);
+        environment.putAll(gcLogging(logs));
+        environment.put("MOORING_CONTROLLER_TICKS_SYNC_TIMEOUT", "10m");
+        environment.put("MOORING_CONTROLLER_CONFIGMAPS_SYNC_TIMEOUT", "10m");
+        ExecutorService loader = Executors.newSingleThreadExecutor();
+        try (Peer peer = launch(name, environment)) {
+            Future<String> loaded = null;
+            if (load) {
+                peer.await("first " + kind, PATIENCE);
+                loaded = loader.submit(() -> exec(List.of(java(), "-cp", classpath(), Load.class.getName(), "updates",
+                        kubeconfig.toString(), TICKS, Integer.toString(n), Integer.toString(rate), Integer.toString(seconds)), Map.of()));
+            }
+            long first = peer.await("first " + kind, PATIENCE);
+            long all = peer.await("reconciled " + kind, PATIENCE);
+            GcLog sync = peer.gcLog(logs);
+            long peakRss = peer.memory("VmHWM");
+            if (loaded != null) {
+                String output = loaded.get(PATIENCE.toMinutes(), TimeUnit.MINUTES);
+                if (!output.contains("failed 0")) {
+                    throw new IllegalStateException("The update loader failed: " + output);
+                }
+                TimeUnit.SECONDS.sleep(1);
+                marker();
+                List<Long> latencies = peer.awaitLatencies(kind, PATIENCE);
+                if (latencies.size() < Math.min(n, rate * seconds) / 2) {
+                    throw new IllegalStateException(name + " reconciled only " + latencies.size() + " of " + rate * seconds + " changes");
+                }
+                results.add(name, Results.scale(kind, Results.DRAIN_P50), Results.percentile(latencies, 50));
+                results.add(name, Results.scale(kind, Results.DRAIN_P99), Results.percentile(latencies, 99));
+            }
+            TimeUnit.SECONDS.sleep(1);
+            long steady = peer.heapAfterGc();
+            results.add(name, Results.scale(kind, Results.SYNC_SECONDS), all / 1000.0);
+            results.add(name, Results.scale(kind, Results.DRAIN_SECONDS), (all - first) / 1000.0);
+            results.add(name, Results.scale(kind, Results.PEAK_HEAP), sync.peakAfterGc());
+            results.add(name, Results.scale(kind, Results.STEADY_HEAP), steady);
+            results.add(name, Results.scale(kind, Results.PEAK_TO_STEADY), (double) sync.peakAfterGc() / steady);
+            results.add(name, Results.scale(kind, Results.COMMITTED_HEAP), sync.peakCommitted());
+            results.add(name, Results.scale(kind, Results.GC_PAUSES), sync.pauseMillis());
+            results.add(name, Results.scale(kind, Results.FULL_GCS), sync.fullCollections());
+            results.add(name, Results.scale(kind, Results.PEAK_RSS), peakRss);
+            results.add(name, Results.scale(kind, Results.STEADY_RSS), peer.memory("VmRSS"));
+        } finally {
+            loader.shutdownNow();
+        }
+    }
+
+    /**
+     * The JVM options that make a peer's JVM log its collections to {@code folder/gc-<pid>.log}
+     * (the pid: Liberty's {@code server stop} starts a JVM of its own with the same environment).
+     */
+    static Map<String, String> gcLogging(Path folder) {
+        return Map.of("JAVA_TOOL_OPTIONS", "-Xlog:gc:file=" + folder.resolve("gc-%p.log"));
+    }
+
+    /** The average size of one object of a list on the wire (compact JSON, managedFields included), in bytes. */
+    private double wireBytes(String path) throws IOException {
+        okhttp3.Request request = new okhttp3.Request.Builder().url(http.apiClient().getBasePath() + path + "?limit=500")
+                .header("Accept", "application/json").build();
+        try (okhttp3.Response response = http.apiClient().getHttpClient().newCall(request).execute()) {
+            byte[] body = response.body().bytes();
+            int items = com.google.gson.JsonParser.parseString(new String(body, StandardCharsets.UTF_8)).getAsJsonObject()
+                    .getAsJsonArray("items").size();
+            if (items == 0) {
+                throw new IllegalStateException(path + " lists no object");
+            }
+            return (double) body.length / items;
+        }
     }
 
     /** The moments of a start that drains N ticks; returns when the peer is ready and has reconciled all. */

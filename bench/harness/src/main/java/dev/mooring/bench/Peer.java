@@ -29,6 +29,7 @@ final class Peer implements AutoCloseable {
 
     private static final Pattern MOMENT = Pattern.compile("BENCH (framework start|engine start|ready) at (\\d+)");
     private static final Pattern RECONCILED = Pattern.compile("BENCH reconciled (\\w+) (\\d+) at (\\d+)");
+    private static final Pattern FIRST = Pattern.compile("BENCH first (\\w+) at (\\d+)");
     private static final Pattern LATENCIES = Pattern.compile("BENCH latencies (\\w+) \\[([0-9,]*)\\]");
 
     private final String name;
@@ -125,6 +126,10 @@ final class Peer implements AutoCloseable {
                 if (reconciled.find()) {
                     moments.putIfAbsent("reconciled " + reconciled.group(1), Long.valueOf(reconciled.group(3)));
                 }
+                Matcher first = FIRST.matcher(line);
+                if (first.find()) {
+                    moments.putIfAbsent("first " + first.group(1), Long.valueOf(first.group(2)));
+                }
                 Matcher measured = LATENCIES.matcher(line);
                 if (measured.find()) {
                     latencies.put(measured.group(1), measured.group(2));
@@ -175,6 +180,24 @@ final class Peer implements AutoCloseable {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
+    }
+
+    /**
+     * The JVM's GC log so far, when it was launched with {@code -Xlog:gc:file=<folder>/gc-%p.log}
+     * (see {@link Bench#gcLogging}).
+     */
+    GcLog gcLog(Path folder) throws java.io.IOException {
+        return GcLog.read(folder.resolve("gc-" + javaPid() + ".log"));
+    }
+
+    /** A size the kernel reports of the JVM in {@code /proc/<pid>/status} ({@code VmRSS}, {@code VmHWM}: the peak), in bytes. */
+    long memory(String field) throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/" + javaPid() + "/status"))) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+            }
+        }
+        throw new IllegalStateException("/proc/" + javaPid() + "/status of " + name + " has no " + field);
     }
 
     /** Heap in use after a full collection, in bytes, as {@code jcmd GC.heap_info} reports it. */

@@ -22,6 +22,20 @@ final class Results {
     static final String ADMISSION_P50 = "admission round trip p50 at R/s over TLS (ms)";
     static final String ADMISSION_P99 = "admission round trip p99 at R/s over TLS (ms)";
 
+    static final String SYNC_SECONDS = "process launch -> all N reconciled (s)";
+    static final String DRAIN_SECONDS = "first pass -> all N reconciled (s)";
+    static final String DRAIN_P50 = "update -> reconcile p50 at R changes/s from the first pass (ms)";
+    static final String DRAIN_P99 = "update -> reconcile p99 at R changes/s from the first pass (ms)";
+    static final String PEAK_HEAP = "peak heap after a GC during the first sync (MiB)";
+    static final String STEADY_HEAP = "steady heap after full GC, all cached (MiB)";
+    static final String PEAK_TO_STEADY = "first-sync peak / steady heap";
+    static final String COMMITTED_HEAP = "peak heap committed during the first sync (MiB)";
+    static final String GC_PAUSES = "GC pauses during the first sync (ms)";
+    static final String FULL_GCS = "full GCs during the first sync";
+    static final String PEAK_RSS = "peak RSS up to the end of the first sync (MiB)";
+    static final String STEADY_RSS = "RSS, all cached (MiB)";
+    private static final String PER_OBJECT = "heap per cached object (B)";
+
     private final Map<String, Map<String, List<Double>>> values = new LinkedHashMap<>();
 
     void add(String peer, String measure, double value) {
@@ -110,6 +124,59 @@ final class Results {
             row(text, measure, "JOSDK", "Mooring", 1);
         }
         String table = text.toString().replace(" N ", " " + n + " ");
+        if (table.contains("| - |")) {
+            throw new IllegalStateException("Some measure has no value:\n" + table);
+        }
+        return table;
+    }
+
+    /** A measure of the scale benchmark, for one kind ({@code tick}, {@code configmap}). */
+    static String scale(String kind, String measure) {
+        return kind + ": " + measure;
+    }
+
+    /**
+     * The first syncs of N objects, per kind: time, latencies of fresh changes, heap peak against
+     * steady, GC, RSS, and the heap per object (steady minus idle, over N) against {@code wire},
+     * the bytes of one object on the wire, by kind.
+     */
+    String scaleTable(int n, int runs, int seconds, int rate, Map<String, Double> wire) {
+        StringBuilder text = new StringBuilder();
+        text.append("N = ").append(n).append(" objects of each kind, ").append(runs).append(" runs, changes at ").append(rate)
+                .append("/s for ").append(seconds).append(" s from the first pass of the custom resources; median (min-max)\n");
+        double mebibyte = 1024 * 1024;
+        for (String kind : List.of("tick", "configmap")) {
+            text.append("\n| ").append(kind.equals("tick") ? "N custom resources" : "N ConfigMaps of 1 KiB")
+                    .append(" | JOSDK | Mooring | Mooring/JOSDK |\n|---|---|---|---|\n");
+            for (String measure : List.of(SYNC_SECONDS, DRAIN_SECONDS, DRAIN_P50, DRAIN_P99)) {
+                if (values.containsKey(scale(kind, measure))) {
+                    row(text, scale(kind, measure), "JOSDK", "Mooring", 1);
+                }
+            }
+            for (String measure : List.of(PEAK_HEAP, STEADY_HEAP)) {
+                row(text, scale(kind, measure), "JOSDK", "Mooring", mebibyte);
+            }
+            row(text, scale(kind, PEAK_TO_STEADY), "JOSDK", "Mooring", 1);
+            row(text, scale(kind, COMMITTED_HEAP), "JOSDK", "Mooring", mebibyte);
+            row(text, scale(kind, GC_PAUSES), "JOSDK", "Mooring", 1);
+            row(text, scale(kind, FULL_GCS), "JOSDK", "Mooring", 1);
+            row(text, scale(kind, PEAK_RSS), "JOSDK", "Mooring", mebibyte);
+            row(text, scale(kind, STEADY_RSS), "JOSDK", "Mooring", mebibyte);
+            Map<String, List<Double>> steady = values.getOrDefault(scale(kind, STEADY_HEAP), Map.of());
+            Map<String, List<Double>> idle = values.getOrDefault(HEAP_IDLE, Map.of());
+            for (String peer : List.of("JOSDK", "Mooring")) {
+                List<Double> full = steady.getOrDefault(peer, List.of());
+                List<Double> empty = idle.getOrDefault(peer, List.of());
+                for (int i = 0; i < Math.min(full.size(), empty.size()); i++) {
+                    add(peer, scale(kind, PER_OBJECT), (full.get(i) - empty.get(i)) / Math.max(1, n));
+                }
+            }
+            row(text, scale(kind, PER_OBJECT), "JOSDK", "Mooring", 1);
+            text.append("| one object's JSON on the wire (B) | ").append(format(wire.get(kind))).append(" | ")
+                    .append(format(wire.get(kind))).append(" | = |\n");
+        }
+        String table = text.toString().replace(" N ", " " + n + " ").replace(" R changes/s", " " + rate + " changes/s")
+                .replaceAll("\\| (tick|configmap): ", "| ");
         if (table.contains("| - |")) {
             throw new IllegalStateException("Some measure has no value:\n" + table);
         }

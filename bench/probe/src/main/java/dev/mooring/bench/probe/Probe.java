@@ -4,12 +4,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What a benchmark reconciler reports, the same on both peers: one line when it has seen all
- * expected objects, and the update latencies it measured when it sees the marker value.
+ * What a benchmark reconciler reports, the same on both peers: one line at its first pass, one
+ * when it has seen all expected objects, and the update latencies it measured when it sees the marker value.
  *
  * <p>A change the loader sends carries {@code sent}, the epoch millisecond at which the loader
  * was scheduled to send it; the latency of a pass is the time from then to the pass. A pass of an
- * object whose value is {@link #MARKER} prints the latencies measured so far and forgets them.
+ * object whose value is {@link #MARKER} prints the latencies measured so far and forgets them (its
+ * {@code sent} is minus the epoch millisecond it was sent at). Changes and markers sent before the
+ * probe was made (left by an earlier process) are ignored.
  */
 public final class Probe {
 
@@ -19,7 +21,10 @@ public final class Probe {
     private final String kind;
     private final int expected;
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean();
     private final StringBuffer latencies = new StringBuffer();
+    /** Changes and markers sent before the probe was made are a previous process's: not counted. */
+    private final long created = System.currentTimeMillis();
     private final long waitMillis = Long.parseLong(System.getenv().getOrDefault("BENCH_WAIT_MS", "0"));
 
     /**
@@ -45,17 +50,20 @@ public final class Probe {
             }
         }
         long now = System.currentTimeMillis();
+        if (first.compareAndSet(false, true)) {
+            System.out.println("BENCH first " + kind + " at " + now);
+        }
         if (seen.add(name) && seen.size() == expected) {
             System.out.println("BENCH reconciled " + kind + " " + expected + " at " + now);
         }
-        if (value != null && value == MARKER) {
+        if (value != null && value == MARKER && sent != null && -sent >= created) {
             String measured;
             synchronized (latencies) {
                 measured = latencies.toString();
                 latencies.setLength(0);
             }
             System.out.println("BENCH latencies " + kind + " [" + measured + "]");
-        } else if (sent != null && sent > 0) {
+        } else if (sent != null && sent >= created) {
             synchronized (latencies) {
                 latencies.append(latencies.length() == 0 ? "" : ",").append(now - sent);
             }
