@@ -1,6 +1,5 @@
 package dev.mooring.engine;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.KubernetesException;
@@ -243,9 +242,11 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
 
     /**
      * Lists the whole scope. The initial list asks for resourceVersion 0: the API server answers
-     * from its watch cache, whole, in one response (as client-go's reflector starts); a relist
-     * (after the watch history expired) reads consistently, in pages of {@value #PAGE_SIZE}, as
-     * does a server without a watch cache, which honours the limit.
+     * from its watch cache (whole, in one response, unless it pages its cache); a relist (after the
+     * watch history expired) reads consistently, in pages of {@value #PAGE_SIZE}, as does a server
+     * without a watch cache, which honours the limit. Either way each answer is decoded as a stream,
+     * object by object into the new content ({@link KubeHttp#streamList}): the first sync holds the
+     * cache being filled, not the answer as text and as a tree beside it.
      */
     private void relist() {
         Map<ObjectKey, T> listed = new HashMap<>();
@@ -259,13 +260,11 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             } else if (!initialListDone) {
                 query.put("resourceVersion", "0");
             }
-            JsonObject page = lists.get(scope.path(), query);
-            contact.answered();
-            for (JsonElement item : page.getAsJsonArray("items")) {
-                T object = CachedObjects.decode(item.getAsJsonObject(), type);
+            JsonObject metadata = lists.streamList(scope.path(), query, item -> {
+                T object = CachedObjects.decode(item, type);
                 listed.put(ObjectKey.of(object), object);
-            }
-            JsonObject metadata = page.getAsJsonObject("metadata");
+            });
+            contact.answered();
             listVersion = CachedObjects.string(metadata, "resourceVersion");
             continueToken = CachedObjects.string(metadata, "continue");
         } while (continueToken != null && !continueToken.isEmpty());

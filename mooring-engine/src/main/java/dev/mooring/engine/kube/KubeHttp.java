@@ -89,6 +89,64 @@ public final class KubeHttp {
         return send("GET", path, query, null, null);
     }
 
+    /**
+     * GET a list, decoding it as it arrives: each member of {@code items} is parsed on its own and
+     * handed to {@code eachItem} before the next one is read, so that no more than one item's tree
+     * and the reader's buffer are held at once, however long the list (the whole answer of a list
+     * served from the watch cache can be hundreds of megabytes). Members other than {@code items}
+     * and {@code metadata} are skipped.
+     *
+     * @return the list's {@code metadata} ({@code resourceVersion}, {@code continue}), empty when absent
+     * @throws KubernetesException naming the request when the server refuses it, the answer is not
+     *     a JSON object or an item is not one, or the connection breaks; items handed over before
+     *     that stay handed over
+     */
+    public JsonObject streamList(String path, Map<String, String> query, java.util.function.Consumer<JsonObject> eachItem) {
+        Call call = buildCall("GET", path, query, null, null);
+        try (Response response = call.execute()) {
+            ResponseBody body = response.body();
+            if (!response.isSuccessful()) {
+                throw failure("GET", path, response.code(), body == null ? "" : body.string(), null, false);
+            }
+            if (body == null) {
+                throw new KubernetesException(response.code(), "", "GET " + path + ": the answer is empty", null);
+            }
+            try (com.google.gson.stream.JsonReader reader = new com.google.gson.stream.JsonReader(body.charStream())) {
+                return readList(reader, eachItem);
+            } catch (IllegalStateException | com.google.gson.JsonParseException | NumberFormatException e) {
+                throw new KubernetesException(response.code(), "", "GET " + path + ": the answer is not a list: " + e.getMessage(), e);
+            }
+        } catch (IOException e) {
+            throw new KubernetesException(0, "", "GET " + path + " failed: " + e, e);
+        }
+    }
+
+    private static JsonObject readList(com.google.gson.stream.JsonReader reader, java.util.function.Consumer<JsonObject> eachItem)
+            throws IOException {
+        JsonObject metadata = new JsonObject();
+        reader.beginObject();
+        while (reader.hasNext()) {
+            String member = reader.nextName();
+            if (member.equals("items") && reader.peek() == com.google.gson.stream.JsonToken.BEGIN_ARRAY) {
+                reader.beginArray();
+                while (reader.hasNext()) {
+                    JsonElement item = JsonParser.parseReader(reader);
+                    if (!item.isJsonObject()) {
+                        throw new IllegalStateException("an item is " + item.getClass().getSimpleName() + ", not an object");
+                    }
+                    eachItem.accept(item.getAsJsonObject());
+                }
+                reader.endArray();
+            } else if (member.equals("metadata") && reader.peek() == com.google.gson.stream.JsonToken.BEGIN_OBJECT) {
+                metadata = JsonParser.parseReader(reader).getAsJsonObject();
+            } else {
+                reader.skipValue();
+            }
+        }
+        reader.endObject();
+        return metadata;
+    }
+
     /** GET a JSON document, asking for it with {@code accept} (aggregated discovery). */
     public JsonObject get(String path, Map<String, String> query, String accept) {
         return execute("GET", path, buildCall("GET", path, query, null, null, accept), null, false);
