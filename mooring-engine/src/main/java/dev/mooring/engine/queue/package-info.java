@@ -3,7 +3,10 @@
  *
  * <p>{@link WorkQueue} keeps these invariants:
  * <ul>
- *   <li><b>Fair:</b> keys are handed out in the order they became ready.</li>
+ *   <li><b>Fair:</b> keys of one priority are handed out in the order they became ready; fresh
+ *       changes ({@link dev.mooring.engine.queue.Priority#NORMAL}) overtake backlog
+ *       ({@link dev.mooring.engine.queue.Priority#LOW}), which still gets two of every three
+ *       passes while both wait, so neither starves.</li>
  *   <li><b>Stingy:</b> a key is never held by two workers at once, and several adds before it is
  *       processed collapse into one pass.</li>
  *   <li><b>Re-processed:</b> a key added while a worker holds it is handed out again after
