@@ -246,10 +246,16 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
      * watch history expired) reads consistently, in pages of {@value #PAGE_SIZE}, as does a server
      * without a watch cache, which honours the limit. Either way each answer is decoded as a stream,
      * object by object into the new content ({@link KubeHttp#streamList}): the first sync holds the
-     * cache being filled, not the answer as text and as a tree beside it.
+     * cache being filled, not the answer as text and as a tree beside it. The initial list goes
+     * straight into the store and is announced once complete; a relist is collected first and then
+     * compared with the store (see {@link InformerStore#replace}).
      */
     private void relist() {
-        Map<ObjectKey, T> listed = new HashMap<>();
+        boolean initial = !initialListDone;
+        Map<ObjectKey, T> listed = initial ? null : new HashMap<>();
+        if (initial) {
+            store.clearUnannounced(); // an earlier attempt may have failed part-way
+        }
         String continueToken = null;
         String listVersion;
         do {
@@ -262,19 +268,28 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             }
             JsonObject metadata = lists.streamList(scope.path(), query, item -> {
                 T object = CachedObjects.decode(item, type);
-                listed.put(ObjectKey.of(object), object);
+                if (initial) {
+                    store.fill(object);
+                } else {
+                    listed.put(ObjectKey.of(object), object);
+                }
             });
             contact.answered();
             listVersion = CachedObjects.string(metadata, "resourceVersion");
             continueToken = CachedObjects.string(metadata, "continue");
         } while (continueToken != null && !continueToken.isEmpty());
 
-        store.replace(listed);
+        if (initial) {
+            store.announceInitial();
+        } else {
+            store.replace(listed);
+        }
         resourceVersion = listVersion;
         listsDone.incrementAndGet();
-        if (!initialListDone) {
+        if (initial) {
             initialListDone = true;
-            LOG.info(() -> "Initial list of " + describe() + " complete: " + listed.size() + " objects");
+            int count = store.size();
+            LOG.info(() -> "Initial list of " + describe() + " complete: " + count + " objects");
         } else {
             relistListeners.forEach(Runnable::run);
         }

@@ -32,7 +32,7 @@ final class InformerStore<T extends KubernetesObject> {
         T previous = objects.put(ObjectKey.of(object), object);
         indexes.update(previous, object);
         if (previous == null) {
-            listeners.forEach(listener -> listener.onAdd(object));
+            listeners.forEach(listener -> listener.onAdd(object, false));
         } else {
             listeners.forEach(listener -> listener.onUpdate(previous, object));
         }
@@ -47,7 +47,32 @@ final class InformerStore<T extends KubernetesObject> {
     }
 
     /**
-     * Replaces the whole content with a complete list. The list goes into the store before any
+     * One object of the initial list, stored without telling the listeners: {@link #announceInitial}
+     * tells them of every object once the list is complete. The list streams straight into the
+     * store, so the first sync holds nothing beside the cache.
+     */
+    void fill(T object) {
+        T previous = objects.put(ObjectKey.of(object), object);
+        indexes.update(previous, object);
+    }
+
+    /** Forgets what an initial list that failed part-way stored; no listener heard of it. */
+    void clearUnannounced() {
+        for (T object : objects.values()) {
+            indexes.update(object, null);
+        }
+        objects.clear();
+    }
+
+    /** Tells the listeners of every object {@link #fill} stored, as added in the initial list. */
+    void announceInitial() {
+        for (T object : objects.values()) {
+            listeners.forEach(listener -> listener.onAdd(object, true));
+        }
+    }
+
+    /**
+     * Replaces the whole content with a complete list (a relist). The list goes into the store before any
      * listener hears of it: a pass woken by one change of the relist sees every other change of
      * it in the cache. Then deletes (gone, or replaced under the same name), then adds and updates.
      */
@@ -66,7 +91,7 @@ final class InformerStore<T extends KubernetesObject> {
             T previous = objects.put(entry.getKey(), entry.getValue());
             T now = entry.getValue();
             indexes.update(previous, now);
-            notifications.add(previous == null ? () -> listeners.forEach(listener -> listener.onAdd(now))
+            notifications.add(previous == null ? () -> listeners.forEach(listener -> listener.onAdd(now, false))
                     : () -> listeners.forEach(listener -> listener.onUpdate(previous, now)));
         }
         notifications.forEach(Runnable::run);

@@ -35,7 +35,9 @@ import java.util.logging.Logger;
  * failures retried within each controller's sync timeout); every controller subscribes to its
  * informers (shared through the {@link InformerPool}) before any watch starts, so each sees the
  * initial objects; primary informers are started and synced first, then the others; then each
- * controller's workers start. A fatal failure of one controller stops its siblings and marks the
+ * controller's workers start ({@link #start()}), or wait until {@link #start()} is called
+ * ({@link #warmUp()}: a warm standby keeps its caches and queues in step and runs no pass until
+ * it leads). A fatal failure of one controller stops its siblings and marks the
  * runtime failed: recovering means a new deployment or a new server process.
  */
 public final class OperatorRuntime {
@@ -64,6 +66,10 @@ public final class OperatorRuntime {
     private final List<Runnable> failureListeners = new CopyOnWriteArrayList<>();
     private final AtomicBoolean failed = new AtomicBoolean();
     private volatile Future<?> startup;
+    /** Whether the workers may start (set by {@link #start()}); the start-up task starts them once synced. */
+    private final AtomicBoolean workersWanted = new AtomicBoolean();
+    /** The controllers whose informers have synced, in start-up order. */
+    private final List<ControllerRunner<?>> synced = new CopyOnWriteArrayList<>();
     /** The clock of the passes' contexts. */
     private final java.time.Clock clock;
 
@@ -93,9 +99,35 @@ public final class OperatorRuntime {
                 failed -> onFailure((ControllerRunner<?>) failed), clock);
     }
 
-    /** Start on the executor; returns at once. */
-    public void start() {
-        startup = executor.submit(this::startUp);
+    /**
+     * Start on the executor, workers included; returns at once. After {@link #warmUp()}, starts
+     * the workers of the controllers already synced at once and those of the others when they
+     * sync: no list is sent again.
+     */
+    public synchronized void start() {
+        workersWanted.set(true);
+        if (startup == null) {
+            startup = executor.submit(this::startUp);
+        }
+        synced.forEach(this::startWorkers);
+    }
+
+    /**
+     * Start everything but the workers, on the executor; returns at once: kinds are resolved,
+     * informers list and watch, events fill the work queues, and no pass runs (so nothing is
+     * written) until {@link #start()}. A sync that exceeds a controller's sync timeout fails it as
+     * it would on start.
+     */
+    public synchronized void warmUp() {
+        if (startup == null) {
+            startup = executor.submit(this::startUp);
+        }
+    }
+
+    private void startWorkers(ControllerRunner<?> runner) {
+        if (workersWanted.get() && runner.state() == ControllerState.STARTING && !stopping.get()) {
+            runner.startWorkers(executor, scheduler);
+        }
     }
 
     private void startUp() {
@@ -121,7 +153,8 @@ public final class OperatorRuntime {
             for (ControllerRunner<?> runner : all) {
                 awaitSynced(runner, informersOf(runner), deadline(begin, runner));
                 if (runner.state() == ControllerState.STARTING && !stopping.get()) {
-                    runner.startWorkers(executor, scheduler);
+                    synced.add(runner); // then workersWanted is read: start() sees the runner, or this sees start()'s flag
+                    startWorkers(runner);
                 }
             }
         } catch (InterruptedException e) {

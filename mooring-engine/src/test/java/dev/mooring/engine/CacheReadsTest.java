@@ -81,7 +81,7 @@ class CacheReadsTest {
         List<String> heard = new ArrayList<>();
         store.addListener(new InformerListener<>() {
             @Override
-            public void onAdd(V1ConfigMap object) {
+            public void onAdd(V1ConfigMap object, boolean inInitialList) {
                 heard.add("add " + object.getMetadata().getUid());
             }
 

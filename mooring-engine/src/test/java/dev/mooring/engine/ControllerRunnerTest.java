@@ -104,6 +104,26 @@ class ControllerRunnerTest {
     }
 
     @Test
+    void watchedChangesOvertakeTheInitialListAndResyncsWhichStillGetTwoOfEveryThreePasses() throws Exception {
+        runner = runner(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            return Result.done();
+        });
+        runner.attachPrimary(source);
+        for (int i = 0; i < 5; i++) {
+            source.listed(deployment("listed-" + i, "1", 1));
+        }
+        source.update(deployment("listed-4", "1", 1)); // a resync: same resourceVersion, stays behind
+        source.update(deployment("listed-3", "2", 2)); // a watched change of a listed object: promoted
+        source.add(deployment("fresh", "3", 1));
+        runner.startWorkers(workers, timers);
+
+        awaitOutcomes(6);
+        assertEquals(List.of("listed-3", "listed-0", "listed-1", "fresh", "listed-2", "listed-4"),
+                seen.stream().map(deployment -> deployment.getMetadata().getName()).toList());
+    }
+
+    @Test
     void updatesThatChangeOnlyTheStatusAreDroppedAndResyncsAreNot() throws Exception {
         start(definition(null, false, null), (deployment, context) -> {
             seen.add(deployment);

@@ -37,10 +37,16 @@ public final class FakeSource<T extends KubernetesObject> implements EventSource
         this.namespace = namespace;
     }
 
-    /** The object appears (the initial list, or a watch's ADDED). */
+    /** The object appears (a watch's ADDED). */
     public void add(T object) {
         store.put(ObjectKey.of(object), object);
-        listeners.forEach(listener -> listener.onAdd(object));
+        listeners.forEach(listener -> listener.onAdd(object, false));
+    }
+
+    /** The object was there before the source started (its initial list). */
+    public void listed(T object) {
+        store.put(ObjectKey.of(object), object);
+        listeners.forEach(listener -> listener.onAdd(object, true));
     }
 
     /** The object changes to {@code object} (same key); the stored one is its old state. */

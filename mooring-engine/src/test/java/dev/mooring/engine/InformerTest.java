@@ -56,8 +56,8 @@ class InformerTest {
         informer.onRelist(() -> seen.add("relisted"));
         informer.addListener(new InformerListener<>() {
             @Override
-            public void onAdd(V1ConfigMap object) {
-                seen.add("add " + object.getMetadata().getName());
+            public void onAdd(V1ConfigMap object, boolean inInitialList) {
+                seen.add((inInitialList ? "list " : "add ") + object.getMetadata().getName());
             }
 
             @Override
@@ -85,7 +85,7 @@ class InformerTest {
                 "the initial list, from the watch cache");
         assertTrue(api.queries.get(1).contains("resourceVersion=10") && api.queries.get(1).contains("watch=true"), api.queries.toString());
         assertTrue(api.queries.get(2).contains("resourceVersion=20"), "resumed from the bookmark: " + api.queries);
-        assertEquals(List.of("add a", "add b"), seen);
+        assertEquals(List.of("list a", "add b"), seen, "the initial list's objects are told as such");
         assertTrue(informer.get(new ObjectKey("ops", "b")).isPresent());
         assertEquals(1, informer.listCount());
     }
@@ -102,7 +102,7 @@ class InformerTest {
         assertTrue(api.queries.get(3).contains("resourceVersion=30"), api.queries.toString());
         // within one list the order of the objects is not defined: the first list's adds, then the relist's changes
         assertEquals(5, seen.size(), seen.toString());
-        assertEquals(java.util.Set.of("add a", "add b"), java.util.Set.copyOf(seen.subList(0, 2)));
+        assertEquals(java.util.Set.of("list a", "list b"), java.util.Set.copyOf(seen.subList(0, 2)));
         assertEquals(java.util.Set.of("update a", "delete b"), java.util.Set.copyOf(seen.subList(2, 4)));
         assertEquals("relisted", seen.get(4), "told after the relist's changes, once");
         assertFalse(informer.get(new ObjectKey("ops", "b")).isPresent());
@@ -126,7 +126,7 @@ class InformerTest {
                 "resumed from where it was: " + api.queries);
         assertEquals(1, informer.listCount(), "no relist");
         assertEquals(1, informer.quietWatches());
-        assertEquals(List.of("add a"), seen);
+        assertEquals(List.of("list a"), seen);
     }
 
     private void awaitQueries(int count) throws InterruptedException {

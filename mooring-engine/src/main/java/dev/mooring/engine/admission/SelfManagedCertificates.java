@@ -334,7 +334,7 @@ public final class SelfManagedCertificates {
     /** Any change of a watched object calls for a check. */
     private final class Changes<T> implements InformerListener<T> {
         @Override
-        public void onAdd(T object) {
+        public void onAdd(T object, boolean inInitialList) {
             changed = true;
         }
 

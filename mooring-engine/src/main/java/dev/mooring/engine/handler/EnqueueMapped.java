@@ -7,6 +7,8 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import dev.mooring.engine.queue.Priority;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -14,14 +16,14 @@ import java.util.function.Consumer;
  * {@code EnqueueRequestsFromMapFunc}): an update maps both the old and the new state, so that a
  * primary the object no longer concerns hears of it too. The whole mapping succeeds before any
  * key is enqueued; a mapping that throws is reported to {@code failures} (the controller fails)
- * and enqueues nothing.
+ * and enqueues nothing. The keys go in with the event's priority (see {@link EnqueueObject}).
  */
 public final class EnqueueMapped<D extends KubernetesObject> implements InformerListener<D> {
 
     private final KeyMapping<D> mapping;
     private final String description;
     private final String kind;
-    private final Consumer<ObjectKey> queue;
+    private final BiConsumer<ObjectKey, Priority> queue;
     private final BooleanSupplier active;
     private final Consumer<Throwable> failures;
 
@@ -30,7 +32,7 @@ public final class EnqueueMapped<D extends KubernetesObject> implements Informer
      * @param kind the watched kind, for the failure's message
      * @param active false once the controller stopped or failed: nothing is mapped then
      */
-    public EnqueueMapped(KeyMapping<D> mapping, String description, String kind, Consumer<ObjectKey> queue,
+    public EnqueueMapped(KeyMapping<D> mapping, String description, String kind, BiConsumer<ObjectKey, Priority> queue,
             BooleanSupplier active, Consumer<Throwable> failures) {
         this.mapping = mapping;
         this.description = description;
@@ -41,21 +43,21 @@ public final class EnqueueMapped<D extends KubernetesObject> implements Informer
     }
 
     @Override
-    public void onAdd(D object) {
-        enqueue(object, null, false);
+    public void onAdd(D object, boolean inInitialList) {
+        enqueue(object, null, false, EventPriority.ofAdd(inInitialList));
     }
 
     @Override
     public void onUpdate(D oldObject, D newObject) {
-        enqueue(newObject, oldObject, false);
+        enqueue(newObject, oldObject, false, EventPriority.ofUpdate(oldObject, newObject));
     }
 
     @Override
     public void onDelete(D object) {
-        enqueue(object, null, true);
+        enqueue(object, null, true, Priority.NORMAL);
     }
 
-    private void enqueue(D object, D previous, boolean deleted) {
+    private void enqueue(D object, D previous, boolean deleted, Priority priority) {
         if (!active.getAsBoolean()) {
             return;
         }
@@ -70,6 +72,6 @@ public final class EnqueueMapped<D extends KubernetesObject> implements Informer
                     + description + " failed: " + e, e));
             return;
         }
-        keys.forEach(queue);
+        keys.forEach(key -> queue.accept(key, priority));
     }
 }
