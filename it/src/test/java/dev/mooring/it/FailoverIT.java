@@ -24,10 +24,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two Liberty servers with the same EAR and leader election against one API server: exactly one
- * reconciles; the other is live, ready with {@code leader: false} (without a warning per probe)
- * and does not list the watched kind; a graceful stop
- * hands over within about a retry period; kill -9 hands over within lease duration + retry
- * period; the reconcile logs of both never interleave.
+ * reconciles; the other is live, ready with {@code leader: false} (without a warning per probe);
+ * a cold standby ({@code warm-standby=false}) does not list the watched kind, a warm one (the
+ * default) lists it once before it leads and never again after; a graceful stop hands over within
+ * about a retry period; kill -9 hands over within lease duration + retry period; the reconcile
+ * logs of both never interleave.
  */
 class FailoverIT {
 
@@ -43,8 +44,9 @@ class FailoverIT {
         }
     }
 
-    private LibertyProcess start(String identity, String directory, String namespace, Path ear) throws Exception {
+    private LibertyProcess start(String identity, String directory, String namespace, Path ear, String... more) throws Exception {
         List<String> properties = new ArrayList<>(LibertyProcess.election(identity, namespace, "failover"));
+        properties.addAll(List.of(more));
         properties.add("mooring.controller.ticks.namespace=" + namespace);
         LibertyProcess server = LibertyProcess.start("failover-" + directory,
                 Path.of(System.getProperty("mooring.it.failover.dir"), directory), ear, Map.of(), properties.toArray(String[]::new));
@@ -83,7 +85,7 @@ class FailoverIT {
         try {
             LibertyProcess a = start("a", "a", namespace, ear);
             Eventually.await("a ready as leader", Duration.ofSeconds(60), () -> a.get("/health/ready"), FailoverIT::leading);
-            LibertyProcess b = start("b", "b", namespace, ear);
+            LibertyProcess b = start("b", "b", namespace, ear, "mooring.leader-election.warm-standby=false");
             Eventually.await("b started as a standby", Duration.ofSeconds(60), () -> b.get("/health/started"), r -> r.status() == 200);
             // until then /health/started may have answered DOWN (the election's first answer pending), which Liberty logs
             // as a warning, as for any DOWN check: what follows is the standby's own probes
@@ -103,7 +105,7 @@ class FailoverIT {
             }
             assertFalse(sinceStarted.contains(" W "), "probes of a standby log no warning: "
                     + sinceStarted.lines().filter(line -> line.contains(" W ")).toList());
-            assertFalse(Files.readString(b.log()).contains("Initial list of ConfigMap"), "the standby listed the watched kind");
+            assertFalse(Files.readString(b.log()).contains("Initial list of ConfigMap"), "the cold standby listed the watched kind");
             Http.Answer standbyMetrics = b.get("/metrics");
             assertEquals(200, standbyMetrics.status(), "the scrape works on a standby");
             Map<String, Double> samples = Prometheus.parse(standbyMetrics.body());
@@ -124,11 +126,19 @@ class FailoverIT {
             b.kill9();
             servers.remove(b);
             Eventually.await("a leads after b was killed", Duration.ofSeconds(60), () -> a2.get("/health/ready"), FailoverIT::leading);
-            long crash = a2.logTime("Acquired Lease") - kill;
+            long acquiredByA2 = a2.logTime("Acquired Lease");
+            long crash = acquiredByA2 - kill;
             assertTrue(crash >= LEASE.toMillis() - 1500 && crash <= LEASE.toMillis() + RETRY.toMillis() * 2 + 1500,
                     "a killed leader was replaced after " + crash + " ms (lease " + LEASE.toMillis() + " ms, retry "
                             + RETRY.toMillis() + " ms)");
             Thread.sleep(1000);
+            // the warm standby listed while b led, and the new leader reconciled from that cache without a list
+            String a2Log = Files.readString(a2.log());
+            String listed = "Initial list of ConfigMap in " + namespace + " ";
+            assertEquals(1, a2Log.split(listed, -1).length - 1, "lists of the watched kind by the warm standby: "
+                    + a2Log.lines().filter(line -> line.contains("Initial list")).toList());
+            assertTrue(a2.logTime(listed) < acquiredByA2, "the warm standby listed before it led");
+            assertFalse(a2Log.contains("expired (410 Gone); relisting"), "no relist");
         } finally {
             ticking.set(false);
             ticker.join();

@@ -276,7 +276,12 @@ public class MooringConfig {
 
     /** The boolean {@code key} (default false), in any case. */
     private static boolean trueOrFalse(Config config, String key) {
-        String value = config.getOptionalValue(key, String.class).map(String::trim).orElse("false");
+        return trueOrFalse(config, key, false);
+    }
+
+    /** The boolean {@code key}, in any case; {@code defaultValue} when it is not set. */
+    private static boolean trueOrFalse(Config config, String key, boolean defaultValue) {
+        String value = config.getOptionalValue(key, String.class).map(String::trim).orElse(Boolean.toString(defaultValue));
         if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
             throw new IllegalArgumentException(key + " must be true or false, not '" + value + "'");
         }
@@ -359,11 +364,23 @@ public class MooringConfig {
     }
 
     static boolean leaderElectionEnabled(Config config) {
-        String value = config.getOptionalValue("mooring.leader-election.enabled", String.class).orElse("false").trim();
-        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-            throw new IllegalArgumentException("mooring.leader-election.enabled must be true or false, got '" + value + "'");
-        }
-        return Boolean.parseBoolean(value);
+        return trueOrFalse(config, "mooring.leader-election.enabled");
+    }
+
+    /**
+     * {@code mooring.leader-election.warm-standby}: whether a standby starts its informers as the
+     * leader does (lists, watches and keeps the cache and the queue of each controller, but runs no
+     * pass and sends no write), so that it reconciles from a synced cache the moment it acquires the
+     * Lease, without listing again. Default true; false keeps a standby idle until it leads.
+     *
+     * @throws IllegalArgumentException naming the property when the value is not true or false
+     */
+    public boolean warmStandby() {
+        return warmStandby(config);
+    }
+
+    static boolean warmStandby(Config config) {
+        return trueOrFalse(config, "mooring.leader-election.warm-standby", true);
     }
 
     /**

@@ -129,6 +129,11 @@ public class OperatorManager {
         if (elector == null) {
             started.start();
         } else {
+            if (config.warmStandby()) {
+                // a warm standby: informers synced and queues filled while it waits, so that it reconciles the
+                // moment it leads, without listing again; no pass runs (nothing is written) before then
+                started.warmUp();
+            }
             threads.loops().submit(this::elect);
         }
     }

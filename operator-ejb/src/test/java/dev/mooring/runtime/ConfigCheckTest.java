@@ -101,6 +101,8 @@ class ConfigCheckTest {
         assertTrue(message.contains("mooring.leader-election.renew-deadline"), message);
         assertTrue(ConfigCheck.problems(config(Map.of("mooring.leader-election.enabled", "maybe")), CONTROLLERS).get(0).getMessage()
                 .contains("mooring.leader-election.enabled"));
+        assertTrue(ConfigCheck.problems(config(Map.of("mooring.leader-election.warm-standby", "yes")), CONTROLLERS).get(0).getMessage()
+                .contains("mooring.leader-election.warm-standby"));
     }
 
     /** The self-managed certificate settings: each mistake named; the defaults follow the generated manifests' names. */
