@@ -76,6 +76,8 @@ public final class LeaderElector {
     private String observedRecord;
     private long observedAt;
     private String observedUid;
+    /** When a held Lease observed unchanged would expire on this replica's clock; 0: none observed. */
+    private long expiresAt;
 
     public LeaderElector(KubeHttp http, ElectionSettings settings) {
         this(http, settings, System::nanoTime);
@@ -144,7 +146,7 @@ public final class LeaderElector {
                     acquired = true;
                     break;
                 }
-                if (await(jittered(settings.retryPeriod()))) {
+                if (await(untilNextAttempt())) {
                     return;
                 }
             }
@@ -194,6 +196,20 @@ public final class LeaderElector {
         return stopRequested.await(delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * The retry period (jittered), or less when a held Lease would expire sooner: the takeover is
+     * tried the moment the record has stayed unchanged for its duration, not up to a retry period
+     * later.
+     */
+    Duration untilNextAttempt() {
+        Duration retry = jittered(settings.retryPeriod());
+        if (expiresAt == 0) {
+            return retry;
+        }
+        long left = Math.max(0, expiresAt - nanoTime.getAsLong());
+        return left < retry.toNanos() ? Duration.ofNanos(left) : retry;
+    }
+
     private void renewUntilStopped() throws InterruptedException {
         while (true) {
             long left = lastRenewed + settings.renewDeadline().toNanos() - nanoTime.getAsLong();
@@ -230,6 +246,7 @@ public final class LeaderElector {
     boolean attempt() {
         long start = nanoTime.getAsLong();
         Duration timeout = attemptTimeout();
+        expiresAt = 0;
         try {
             Optional<JsonObject> current = get(timeout);
             lastContact = nanoTime.getAsLong();
@@ -273,6 +290,7 @@ public final class LeaderElector {
                     throw new IllegalStateException("Held Lease has an invalid leaseDurationSeconds");
                 }
                 if (nanoTime.getAsLong() - observedAt < TimeUnit.SECONDS.toNanos(duration.getAsLong())) {
+                    expiresAt = observedAt + TimeUnit.SECONDS.toNanos(duration.getAsLong());
                     return false;
                 }
             }

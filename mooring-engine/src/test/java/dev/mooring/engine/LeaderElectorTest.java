@@ -125,6 +125,23 @@ class LeaderElectorTest {
     }
 
     @Test
+    void aStandbyTriesAgainTheMomentAHeldLeaseWouldExpireNotARetryPeriodLater() {
+        api.store("b", 15, 0);
+        LeaderElector a = elector("a");
+        assertTrue(a.untilNextAttempt().compareTo(RETRY.multipliedBy(9).dividedBy(10)) >= 0, "no Lease observed: the retry period");
+        assertFalse(a.attempt());
+        assertTrue(a.untilNextAttempt().compareTo(RETRY.multipliedBy(9).dividedBy(10)) >= 0, "far from expiry: the retry period");
+        advance(LEASE.minusMillis(500));
+        assertFalse(a.attempt());
+        assertEquals(Duration.ofMillis(500), a.untilNextAttempt(), "the rest of the duration");
+        advance(Duration.ofMillis(500));
+        assertEquals(Duration.ZERO, a.untilNextAttempt());
+        assertTrue(a.attempt(), "taken at expiry");
+        api.renewedBy("c");
+        assertTrue(a.untilNextAttempt().compareTo(RETRY.multipliedBy(9).dividedBy(10)) >= 0, "a holder's own retry after acquiring");
+    }
+
+    @Test
     void aStandbyIsInContactWhileAnswersComeAndLosesItAfterALeaseDurationWithout() {
         api.store("b", 15, 0);
         LeaderElector a = elector("a");
