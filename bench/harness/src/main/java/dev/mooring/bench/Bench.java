@@ -66,6 +66,12 @@ public final class Bench {
     /** Whether the servers include the one with MicroProfile Telemetry ({@link #runTraces}). */
     private boolean telemetry;
     private int httpsPort;
+    /** Whether a second server runs Mooring beside the first, as its standby ({@link #runFailover}). */
+    private boolean standbyServer;
+    /** Whether the cluster holds the custom resources only, no ConfigMaps ({@link #runFailover}). */
+    private boolean ticksOnly;
+    /** The HTTP port of each Liberty server. */
+    private final Map<String, Integer> httpPorts = new HashMap<>();
 
     private Bench(int n, int runs, int seconds, int rate) {
         this.n = n;
@@ -83,6 +89,11 @@ public final class Bench {
         if (args.length > 0 && args[0].equals("scale")) {
             String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
             new Bench(argument(rest, 0, 100_000), argument(rest, 1, 1), argument(rest, 2, 10), argument(rest, 3, 200)).runScale();
+            return;
+        }
+        if (args.length > 0 && args[0].equals("failover")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            new Bench(argument(rest, 0, 5000), argument(rest, 1, 3), 0, 0).runFailover();
             return;
         }
         if (args.length > 0 && args[0].equals("start")) {
@@ -225,6 +236,71 @@ public final class Bench {
         });
     }
 
+    /** The second Mooring server of the fail-over benchmark. */
+    static final String STANDBY = "bench-standby";
+
+    /**
+     * Fail-over: per peer, a leader and a standby with leader election on a fresh Lease (15 s
+     * duration, 10 s renew deadline, 2 s retry: the same on both), N custom resources; once the
+     * leader has reconciled all and the standby has listed them, the leader's JVM gets SIGKILL.
+     * Measured from the kill: the new leader's first pass, all N passed, and the LIST requests of
+     * the kind the API server counted from the kill to the end.
+     */
+    private void runFailover() throws Exception {
+        standbyServer = true;
+        ticksOnly = true;
+        withCluster(() -> {
+            try {
+                for (int run = 0; run < runs; run++) {
+                    for (String peer : run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK")) {
+                        failover(peer, run);
+                    }
+                    System.out.println("run " + (run + 1) + " of " + runs + " done");
+                }
+            } catch (Exception | Error e) {
+                System.out.println("The benchmark failed; what it measured so far:\n" + results.draft(n, rate));
+                throw e;
+            }
+            String table = results.failoverTable(n, runs);
+            System.out.println();
+            System.out.println(table);
+            Files.writeString(work.resolve("results-failover.md"), table + "\n" + machine());
+        });
+    }
+
+    private void failover(String name, int run) throws Exception {
+        Map<String, String> environment = environment(TICKS, n, EMPTY, 0);
+        String lease = "failover-" + name.toLowerCase(java.util.Locale.ROOT) + "-" + run;
+        environment.put("BENCH_LEASE", lease);
+        environment.put("MOORING_LEADER_ELECTION_ENABLED", "true");
+        environment.put("MOORING_LEADER_ELECTION_LEASE_NAME", lease);
+        environment.put("MOORING_CONTROLLER_TICKS_SYNC_TIMEOUT", "10m");
+        try (Peer leader = launch(name, environment)) {
+            leader.await("reconciled tick", PATIENCE);
+            long listed = lists("ticks");
+            try (Peer standby = name.equals("JOSDK") ? josdk(environment) : mooring(STANDBY, environment)) {
+                long end = System.nanoTime() + PATIENCE.toNanos();
+                while (lists("ticks") == listed) {
+                    if (System.nanoTime() > end) {
+                        throw new IllegalStateException(name + "'s standby never listed the custom resources");
+                    }
+                    TimeUnit.MILLISECONDS.sleep(50);
+                }
+                // its watch opened and its election saw the leader's renewals
+                TimeUnit.SECONDS.sleep(5);
+                long listsAtKill = lists("ticks");
+                long kill = System.currentTimeMillis();
+                leader.kill9();
+                long first = standby.awaitEpoch("first tick", PATIENCE) - kill;
+                long all = standby.awaitEpoch("reconciled tick", PATIENCE) - kill;
+                TimeUnit.SECONDS.sleep(1);
+                results.add(name, Results.FAILOVER_FIRST, first);
+                results.add(name, Results.FAILOVER_ALL, all);
+                results.add(name, Results.FAILOVER_LISTS, lists("ticks") - listsAtKill);
+            }
+        }
+    }
+
     /**
      * One fresh start that syncs N objects of {@code kind}: with {@code load}, changes at the rate
      * for the seconds from the first pass on, their latencies measured.
@@ -263,6 +339,9 @@ public final class Bench {
             }
             TimeUnit.SECONDS.sleep(1);
             long steady = peer.heapAfterGc();
+            if (Boolean.getBoolean("bench.histogram")) {
+                System.out.println(name + ", " + n + " " + kind + "s cached:\n" + peer.histogram(30));
+            }
             results.add(name, Results.scale(kind, Results.SYNC_SECONDS), all / 1000.0);
             results.add(name, Results.scale(kind, Results.DRAIN_SECONDS), (all - first) / 1000.0);
             results.add(name, Results.scale(kind, Results.PEAK_HEAP), sync.peakAfterGc());
@@ -329,8 +408,10 @@ public final class Bench {
             created.add(creators.submit(() -> http.send("POST", "/apis/bench.mooring.dev/v1/namespaces/" + TICKS + "/ticks", Map.of(),
                     "{\"apiVersion\":\"bench.mooring.dev/v1\",\"kind\":\"Tick\",\"metadata\":{\"name\":\"t" + name + "\"},"
                             + "\"spec\":{\"value\":" + name + "}}", "application/json")));
-            created.add(creators.submit(() -> http.send("POST", "/api/v1/namespaces/" + CONFIGMAPS + "/configmaps", Map.of(),
-                    "{\"metadata\":{\"name\":\"c" + name + "\"},\"data\":{\"payload\":\"" + kibibyte + "\"}}", "application/json")));
+            if (!ticksOnly) {
+                created.add(creators.submit(() -> http.send("POST", "/api/v1/namespaces/" + CONFIGMAPS + "/configmaps", Map.of(),
+                        "{\"metadata\":{\"name\":\"c" + name + "\"},\"data\":{\"payload\":\"" + kibibyte + "\"}}", "application/json")));
+            }
         }
         for (int i = 0; i < waiting(); i++) {
             String name = Integer.toString(i);
@@ -356,6 +437,18 @@ public final class Bench {
         for (String server : servers) {
             liberty.createServer(usr, server, LibertyRuntime.Configuration.fromFolder(root.resolve("liberty-config/src/main/liberty/config")),
                     httpPort, httpsPort, Map.of("http.host", "127.0.0.1"));
+            httpPorts.put(server, httpPort);
+        }
+        if (standbyServer) {
+            int[] own = FreePorts.pick(2); // it runs beside "bench"
+            liberty.createServer(usr, STANDBY, LibertyRuntime.Configuration.fromFolder(root.resolve("liberty-config/src/main/liberty/config")),
+                    own[0], own[1], Map.of("http.host", "127.0.0.1"));
+            httpPorts.put(STANDBY, own[0]);
+            Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"),
+                    usr.resolve("servers/" + STANDBY + "/dropins/tick-mooring.ear"), StandardCopyOption.REPLACE_EXISTING);
+            try (Peer peer = mooring(STANDBY, environment(EMPTY, 0, EMPTY, 0))) {
+                peer.await("ready", PATIENCE);
+            }
         }
         Path dropins = usr.resolve("servers/bench/dropins");
         Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"), dropins.resolve("tick-mooring.ear"),
@@ -522,7 +615,7 @@ public final class Bench {
         Path command = liberty.home().resolve("bin/server");
         String name = server.equals("bench-telemetry") ? TELEMETRY : "Mooring";
         return Peer.launch(name, List.of(command.toString(), "run", server), environment,
-                List.of(command.toString(), "stop", server), URI.create("http://127.0.0.1:" + httpPort + "/health/ready"));
+                List.of(command.toString(), "stop", server), URI.create("http://127.0.0.1:" + httpPorts.get(server) + "/health/ready"));
     }
 
     /**
@@ -530,6 +623,17 @@ public final class Bench {
      * no resource (discovery, health): what a reconcile could cost.
      */
     private long requests() throws IOException {
+        return requestCount((verb, resource) -> !verb.equals("LIST") && !verb.equals("WATCH") && !resource.isEmpty()
+                && !resource.equals("leases"));
+    }
+
+    /** The LIST requests of {@code resource} (a plural, such as {@code ticks}) the API server counted so far. */
+    private long lists(String resource) throws IOException {
+        return requestCount((verb, listed) -> verb.equals("LIST") && listed.equals(resource));
+    }
+
+    /** The sum of the API server's {@code apiserver_request_total} over the series whose verb and resource pass {@code counted}. */
+    private long requestCount(java.util.function.BiPredicate<String, String> counted) throws IOException {
         okhttp3.Request request = new okhttp3.Request.Builder().url(http.apiClient().getBasePath() + "/metrics").build();
         String metrics;
         try (okhttp3.Response response = http.apiClient().getHttpClient().newCall(request).execute()) {
@@ -544,7 +648,7 @@ public final class Bench {
             String labels = matcher.group(1);
             String verb = label(labels, "verb");
             String resource = label(labels, "resource");
-            if (!verb.equals("LIST") && !verb.equals("WATCH") && !resource.isEmpty() && !resource.equals("leases")) {
+            if (counted.test(verb, resource)) {
                 total += (long) Double.parseDouble(matcher.group(2));
             }
         }

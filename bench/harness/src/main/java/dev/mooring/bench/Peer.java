@@ -41,6 +41,8 @@ final class Peer implements AutoCloseable {
     private final Map<String, String> latencies = new ConcurrentHashMap<>();
     private final Deque<String> tail = new ArrayDeque<>();
     private volatile boolean ended;
+    /** Killed with SIGKILL ({@link #kill9}): nothing left to stop. */
+    private volatile boolean killed;
 
     private Peer(String name, List<String> command, Map<String, String> environment, List<String> stop, URI ready)
             throws IOException {
@@ -73,6 +75,11 @@ final class Peer implements AutoCloseable {
 
     /** Milliseconds from launch to the moment ({@code framework start}, {@code engine start}, {@code ready}, {@code reconciled tick}...). */
     long await(String moment, Duration timeout) throws InterruptedException {
+        return awaitEpoch(moment, timeout) - launched;
+    }
+
+    /** The epoch millisecond of the moment, as the peer printed it. */
+    long awaitEpoch(String moment, Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (!moments.containsKey(moment)) {
             if (ended || System.nanoTime() > end) {
@@ -81,7 +88,13 @@ final class Peer implements AutoCloseable {
             }
             TimeUnit.MILLISECONDS.sleep(5);
         }
-        return moments.get(moment) - launched;
+        return moments.get(moment);
+    }
+
+    /** SIGKILL to the JVM, as a node failure or an OOM kill would end it: no shutdown hook, no Lease release. */
+    void kill9() {
+        ProcessHandle.of(javaPid()).ifPresent(ProcessHandle::destroyForcibly);
+        killed = true;
     }
 
     /** The latencies (ms) the peer printed for {@code kind} after the marker change, forgetting them. */
@@ -172,7 +185,7 @@ final class Peer implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        if (stop != null) {
+        if (stop != null && !killed) {
             Bench.exec(stop, environment);
         }
         process.destroy();
@@ -198,6 +211,13 @@ final class Peer implements AutoCloseable {
             }
         }
         throw new IllegalStateException("/proc/" + javaPid() + "/status of " + name + " has no " + field);
+    }
+
+    /** The first {@code lines} lines of the JVM's class histogram (live objects, after a full collection): where the heap goes. */
+    String histogram(int lines) throws Exception {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String histogram = Bench.exec(List.of(jcmd, Long.toString(javaPid()), "GC.class_histogram"), Map.of());
+        return String.join("\n", histogram.lines().limit(lines).toList());
     }
 
     /** Heap in use after a full collection, in bytes, as {@code jcmd GC.heap_info} reports it. */

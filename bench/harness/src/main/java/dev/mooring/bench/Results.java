@@ -34,6 +34,9 @@ final class Results {
     static final String FULL_GCS = "full GCs during the first sync";
     static final String PEAK_RSS = "peak RSS up to the end of the first sync (MiB)";
     static final String STEADY_RSS = "RSS, all cached (MiB)";
+    static final String FAILOVER_FIRST = "leader kill -9 -> first pass of the new leader (ms)";
+    static final String FAILOVER_ALL = "leader kill -9 -> all N passed by the new leader (ms)";
+    static final String FAILOVER_LISTS = "LIST requests of the kind from the kill on";
     private static final String PER_OBJECT = "heap per cached object (B)";
 
     private final Map<String, Map<String, List<Double>>> values = new LinkedHashMap<>();
@@ -177,6 +180,22 @@ final class Results {
         }
         String table = text.toString().replace(" N ", " " + n + " ").replace(" R changes/s", " " + rate + " changes/s")
                 .replaceAll("\\| (tick|configmap): ", "| ");
+        if (table.contains("| - |")) {
+            throw new IllegalStateException("Some measure has no value:\n" + table);
+        }
+        return table;
+    }
+
+    /** The fail-over of a killed leader to its standby. */
+    String failoverTable(int n, int runs) {
+        StringBuilder text = new StringBuilder();
+        text.append("N = ").append(n).append(" custom resources, ").append(runs)
+                .append(" runs, Lease duration 15 s, renew deadline 10 s, retry period 2 s; median (min-max)\n\n");
+        text.append("| measure | JOSDK | Mooring | Mooring/JOSDK |\n|---|---|---|---|\n");
+        for (String measure : List.of(FAILOVER_FIRST, FAILOVER_ALL, FAILOVER_LISTS)) {
+            row(text, measure, "JOSDK", "Mooring", 1);
+        }
+        String table = text.toString().replace(" N ", " " + n + " ");
         if (table.contains("| - |")) {
             throw new IllegalStateException("Some measure has no value:\n" + table);
         }
