@@ -167,6 +167,9 @@ class ContainerFeaturesIT {
                     .labels(Map.of("target", "one"))).stringData(Map.of("k", "v"))).execute();
             report = awaitReport(core, "one", 2);
             assertEquals("true", report.get("newPerPass"));
+            // @CacheTransform: the Secret is cached without its values
+            assertEquals("1", report.get("cachedSecrets"));
+            assertEquals("0", report.get("cachedSecretsWithData"), "the transform dropped the Secret's data from the cache");
 
             // Controllers.enqueue from inside the application: "two" asks for another pass of "one".
             core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name("two"))

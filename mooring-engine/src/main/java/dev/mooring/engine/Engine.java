@@ -99,6 +99,18 @@ public final class Engine {
          */
         public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, List<Method> watchMethods,
                 List<Method> indexMethods) {
+            return controller(definition, bean, stages, watchMethods, indexMethods, List.of());
+        }
+
+        /**
+         * As {@link #controller(ControllerDefinition, Object, StagePlan, List, List)}, with the bean's
+         * {@link dev.mooring.api.CacheTransform} methods.
+         *
+         * @throws IllegalArgumentException naming the method if a transform's signature is wrong, its
+         *     kind is not watched, or a kind has two
+         */
+        public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, List<Method> watchMethods,
+                List<Method> indexMethods, List<Method> transformMethods) {
             List<WatchMapper> mappers = new ArrayList<>();
             for (Method method : watchMethods) {
                 mappers.add(WatchMapper.of(bean, method));
@@ -112,7 +124,9 @@ public final class Engine {
             Reconciler<?> reconciler = stages != null ? new StagePipeline<>(stages, bean)
                     : bean instanceof dev.mooring.api.DesiredStateReconciler<?> desired ? new DesiredStateAdapter<>(desired)
                     : (Reconciler<?>) bean;
-            return controller(definition.withWatches(mappers).withIndexes(indexes), reconciler);
+            List<dev.mooring.engine.model.ObjectTransform> transforms = dev.mooring.engine.model.ObjectTransform.of(bean,
+                    transformMethods, watched, definition.name());
+            return controller(definition.withWatches(mappers).withIndexes(indexes).withTransforms(transforms), reconciler);
         }
 
         /** The threads: the engine's loops and workers run on {@code executor}, its timers on {@code scheduler}. */

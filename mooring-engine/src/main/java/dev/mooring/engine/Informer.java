@@ -53,6 +53,8 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private final List<java.util.function.Consumer<Throwable>> failureListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Runnable> relistListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ApiContact contact;
+    /** The controller's transform of what is cached, or null: objects cached as received. */
+    private final dev.mooring.engine.model.ObjectTransform transform;
 
     private final InformerStore<T> store = new InformerStore<>();
     private final CountDownLatch synced = new CountDownLatch(1);
@@ -84,6 +86,18 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
      */
     public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
             String fieldSelector, Duration backoffCap) {
+        this(lists, watches, type, namespace, labelSelector, fieldSelector, backoffCap, null);
+    }
+
+    /**
+     * An informer whose cache keeps what {@code transform} makes of each object received (see
+     * {@link dev.mooring.api.CacheTransform}); null keeps objects as received. A transform that
+     * throws, returns null or another class, or changes an object's name, namespace, uid or
+     * resourceVersion fails the informer, naming the transform and the object.
+     */
+    public Informer(KubeHttp lists, KubeHttp watches, ResourceType<T> type, String namespace, String labelSelector,
+            String fieldSelector, Duration backoffCap, dev.mooring.engine.model.ObjectTransform transform) {
+        this.transform = transform;
         this.lists = lists;
         this.watches = watches;
         this.type = type;
@@ -237,7 +251,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     /** A description for logs: kind, scope and selectors. */
     @Override
     public String describe() {
-        return scope.describe();
+        return scope.describe() + (transform == null ? "" : " shaped by " + transform.description());
     }
 
     /**
@@ -267,7 +281,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
                 query.put("resourceVersion", "0");
             }
             JsonObject metadata = lists.streamList(scope.path(), query, item -> {
-                T object = CachedObjects.decode(item, type);
+                T object = shape(CachedObjects.decode(item, type));
                 if (initial) {
                     store.fill(object);
                 } else {
@@ -343,12 +357,12 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private boolean handle(Watch.Response<JsonObject> event) {
         switch (event.type) {
             case "ADDED", "MODIFIED" -> {
-                T object = CachedObjects.decode(event.object, type);
+                T object = shape(CachedObjects.decode(event.object, type));
                 store.put(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "DELETED" -> {
-                T object = CachedObjects.decode(event.object, type);
+                T object = shape(CachedObjects.decode(event.object, type));
                 store.remove(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
@@ -372,6 +386,36 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             default -> LOG.warning(() -> "Ignoring watch event of unknown type " + event.type + " for " + describe());
         }
         return false;
+    }
+
+    /** What the cache keeps of {@code received}: the transform's result, checked, or the object itself. */
+    private T shape(T received) {
+        if (transform == null) {
+            return received;
+        }
+        String identity = identity(received);
+        String where = "The cache transform " + transform.description() + " of " + describe();
+        KubernetesObject shaped;
+        try {
+            shaped = transform.transform().apply(received);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(where + " failed on " + identity + ": " + e, e);
+        }
+        if (shaped == null || shaped.getClass() != received.getClass()) {
+            throw new IllegalStateException(where + " returned " + (shaped == null ? "null" : "a " + shaped.getClass().getSimpleName())
+                    + " for " + identity + "; it must return a " + received.getClass().getSimpleName());
+        }
+        if (!identity.equals(identity(shaped))) {
+            throw new IllegalStateException(where + " changed the name, namespace, uid or resourceVersion of " + identity
+                    + " (to " + identity(shaped) + "); a transform must keep them");
+        }
+        return type.modelClass().cast(shaped);
+    }
+
+    private static String identity(KubernetesObject object) {
+        io.kubernetes.client.openapi.models.V1ObjectMeta metadata = object.getMetadata();
+        return metadata == null ? "an object without metadata" : metadata.getNamespace() + "/" + metadata.getName() + " (uid "
+                + metadata.getUid() + ", resourceVersion " + metadata.getResourceVersion() + ")";
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class InformerPool {
 
-    private record Key(Class<?> kind, String namespace, String labelSelector, Duration resync) {
+    /** {@code shapedBy}: the controller and transform of an informer that is not shared, or null. */
+    private record Key(Class<?> kind, String namespace, String labelSelector, Duration resync, String shapedBy) {
     }
 
     private final KubeHttp requests;
@@ -55,13 +56,24 @@ public final class InformerPool {
     }
 
     /** The informer for this kind, scope, selector and resync period, created on first use (not started). */
+    public <T extends KubernetesObject> Informer<T> acquire(ResourceType<T> type, String namespace,
+            String labelSelector, Duration resync) {
+        return acquire(type, namespace, labelSelector, resync, null, null);
+    }
+
+    /**
+     * As {@link #acquire(ResourceType, String, String, Duration)}; with a {@code transform} (not
+     * null), the informer is the controller's own: shared only by that controller's sources of the
+     * same kind and scope, so that no other controller sees its shaped objects.
+     */
     @SuppressWarnings("unchecked")
     public synchronized <T extends KubernetesObject> Informer<T> acquire(ResourceType<T> type, String namespace,
-            String labelSelector, Duration resync) {
+            String labelSelector, Duration resync, String controller, dev.mooring.engine.model.ObjectTransform transform) {
         String scope = type.namespaced() ? namespace : null;
-        Key key = new Key(type.modelClass(), scope, labelSelector, resync);
+        Key key = new Key(type.modelClass(), scope, labelSelector, resync,
+                transform == null ? null : controller + " " + transform.description());
         return (Informer<T>) informers.computeIfAbsent(key, k -> {
-            Informer<T> informer = new Informer<>(requests, watches, type, scope, labelSelector, backoffCap);
+            Informer<T> informer = new Informer<>(requests, watches, type, scope, labelSelector, null, backoffCap, transform);
             resyncs.put(informer, resync);
             created.accept(informer);
             return informer;

@@ -190,7 +190,7 @@ public final class OperatorRuntime {
                 return;
             }
             Informer primary = pool.acquire(primaryType, definition.namespace(), definition.labelSelector(),
-                    definition.resync());
+                    definition.resync(), definition.name(), definition.transformOf(definition.kind()));
             subscribed(runner, primary);
             runner.attachPrimary(primary);
             // Dependencies are watched in the primary's scope without its selector; a cluster-scoped
@@ -201,7 +201,8 @@ public final class OperatorRuntime {
                 if (type == null) {
                     return;
                 }
-                Informer children = pool.acquire(type, scope, null, definition.resync());
+                Informer children = pool.acquire(type, scope, null, definition.resync(), definition.name(),
+                        definition.transformOf(owned));
                 subscribed(runner, children);
                 runner.attachOwned(children);
             }
@@ -210,7 +211,8 @@ public final class OperatorRuntime {
                 if (type == null) {
                     return;
                 }
-                Informer dependency = pool.acquire(type, scope, null, definition.resync());
+                Informer dependency = pool.acquire(type, scope, null, definition.resync(), definition.name(),
+                        definition.transformOf(watch.kind()));
                 subscribed(runner, dependency);
                 runner.attachWatch(dependency, watch);
             }

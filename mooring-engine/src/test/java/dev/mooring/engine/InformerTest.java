@@ -2,11 +2,13 @@ package dev.mooring.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.model.ObjectTransform;
 import dev.mooring.engine.source.InformerListener;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -49,10 +51,15 @@ class InformerTest {
     }
 
     private void start() throws InterruptedException {
+        launch(null);
+        assertTrue(informer.awaitSynced(Duration.ofSeconds(5)), "the initial list");
+    }
+
+    private void launch(ObjectTransform transform) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
         KubeHttp http = new KubeHttp(client);
-        informer = new Informer<>(http, http, CONFIG_MAPS, "ops", null, Duration.ofSeconds(1));
+        informer = new Informer<>(http, http, CONFIG_MAPS, "ops", null, null, Duration.ofSeconds(1), transform);
         informer.onRelist(() -> seen.add("relisted"));
         informer.addListener(new InformerListener<>() {
             @Override
@@ -72,7 +79,6 @@ class InformerTest {
         });
         loop = new Thread(informer::run, "informer-under-test");
         loop.start();
-        assertTrue(informer.awaitSynced(Duration.ofSeconds(5)), "the initial list");
     }
 
     @Test
@@ -127,6 +133,40 @@ class InformerTest {
         assertEquals(1, informer.listCount(), "no relist");
         assertEquals(1, informer.quietWatches());
         assertEquals(List.of("list a"), seen);
+    }
+
+    @Test
+    void aTransformShapesWhatIsCachedListedOrWatched() throws Exception {
+        api.lists.add(list("10", withData(configMap("a", "5"))));
+        api.watches.add(List.of(event("ADDED", withData(configMap("b", "11")))));
+        launch(new ObjectTransform(V1ConfigMap.class, "Trim.data", object -> {
+            ((V1ConfigMap) object).setData(null);
+            return object;
+        }));
+        assertTrue(informer.awaitSynced(Duration.ofSeconds(5)));
+        awaitQueries(3); // the list, the watch with b, the next watch
+        assertNull(informer.get(new ObjectKey("ops", "a")).orElseThrow().getData(), "listed, shaped");
+        assertNull(informer.get(new ObjectKey("ops", "b")).orElseThrow().getData(), "watched, shaped");
+        assertEquals("5", informer.get(new ObjectKey("ops", "a")).orElseThrow().getMetadata().getResourceVersion());
+        assertTrue(informer.describe().endsWith("shaped by Trim.data"), informer.describe());
+    }
+
+    @Test
+    void aTransformThatChangesAnIdentityFieldFailsTheInformerNamingItselfAndTheObject() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        launch(new ObjectTransform(V1ConfigMap.class, "Rename.it", object -> {
+            object.getMetadata().setName("b");
+            return object;
+        }));
+        assertFalse(informer.awaitSynced(Duration.ofSeconds(5)));
+        String message = informer.failure().orElseThrow().getMessage();
+        assertTrue(message.contains("Rename.it") && message.contains("ops/a (uid uid-a, resourceVersion 5)")
+                && message.contains("must keep them"), message);
+        assertEquals(List.of(), seen, "no listener heard of it");
+    }
+
+    private static String withData(String configMap) {
+        return configMap.substring(0, configMap.length() - 1) + ",\"data\":{\"k\":\"v\"}}";
     }
 
     private void awaitQueries(int count) throws InterruptedException {

@@ -168,6 +168,7 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
             }
             List<Method> watches = new ArrayList<>();
             List<Method> indexes = new ArrayList<>();
+            List<Method> transforms = new ArrayList<>();
             for (Method method : controller.getClass().getDeclaredMethods()) {
                 if (method.isAnnotationPresent(Watch.class)) {
                     watches.add(method);
@@ -175,9 +176,13 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
                 if (method.isAnnotationPresent(dev.mooring.api.Index.class)) {
                     indexes.add(method);
                 }
+                if (method.isAnnotationPresent(dev.mooring.api.CacheTransform.class)) {
+                    transforms.add(method);
+                }
             }
             engine.controller(definition, controller,
-                    controller instanceof Staged<?> ? StagePlan.of(controller.getClass(), definition.kind()) : null, watches, indexes);
+                    controller instanceof Staged<?> ? StagePlan.of(controller.getClass(), definition.kind()) : null, watches, indexes,
+                    transforms);
         }
         List<JsonObject> objects = new ArrayList<>();
         for (jakarta.json.JsonObject crd : Crds.of(new ArrayList<>(customResources))) {

@@ -207,7 +207,8 @@ public class OperatorManager {
         contexts.add(context);
         Object reference = beanManager.getReference(bean, contractType(bean), context);
         ControllerDefinition definition = controller.definition().withNamespace(operatorNamespace);
-        engine.controller(definition, reference, controller.stagePlan(), controller.watchMethods(), controller.indexMethods());
+        engine.controller(definition, reference, controller.stagePlan(), controller.watchMethods(), controller.indexMethods(),
+                controller.transformMethods());
         return definition;
     }
 

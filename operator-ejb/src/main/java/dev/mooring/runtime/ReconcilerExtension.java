@@ -40,13 +40,14 @@ public class ReconcilerExtension implements Extension {
      * @param bean the reconciler bean
      * @param watchMethods its {@link Watch} methods
      * @param indexMethods its {@link dev.mooring.api.Index} methods
+     * @param transformMethods its {@link dev.mooring.api.CacheTransform} methods
      */
     public record Discovered(ControllerDefinition definition, Bean<?> bean, List<Method> watchMethods,
-            dev.mooring.engine.model.StagePlan stagePlan, List<Method> indexMethods) {
+            dev.mooring.engine.model.StagePlan stagePlan, List<Method> indexMethods, List<Method> transformMethods) {
     }
 
     private record Candidate(Bean<?> bean, Class<?> beanClass, Controller options, Class<? extends KubernetesObject> kind,
-            List<Method> watchMethods, List<Method> indexMethods) {
+            List<Method> watchMethods, List<Method> indexMethods, List<Method> transformMethods) {
     }
 
     private final List<Candidate> candidates = new ArrayList<>();
@@ -58,6 +59,7 @@ public class ReconcilerExtension implements Extension {
         Class<? extends KubernetesObject> kind = ControllerOptions.reconciledKind(event.getBean().getTypes());
         List<Method> watchMethods = new ArrayList<>();
         List<Method> indexMethods = new ArrayList<>();
+        List<Method> transformMethods = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : event.getAnnotatedBeanClass().getMethods()) {
             if (method.isAnnotationPresent(Watch.class)) {
                 watchMethods.add(method.getJavaMember());
@@ -65,10 +67,13 @@ public class ReconcilerExtension implements Extension {
             if (method.isAnnotationPresent(dev.mooring.api.Index.class)) {
                 indexMethods.add(method.getJavaMember());
             }
+            if (method.isAnnotationPresent(dev.mooring.api.CacheTransform.class)) {
+                transformMethods.add(method.getJavaMember());
+            }
         }
         if (options == null && kind == null) {
-            if (!watchMethods.isEmpty() || !indexMethods.isEmpty()) {
-                event.addDefinitionError(new IllegalStateException("@Watch and @Index methods of " + beanClass.getName()
+            if (!watchMethods.isEmpty() || !indexMethods.isEmpty() || !transformMethods.isEmpty()) {
+                event.addDefinitionError(new IllegalStateException("@Watch, @Index and @CacheTransform methods of " + beanClass.getName()
                         + " belong on a @Controller reconciler bean"));
             }
             return;
@@ -86,7 +91,7 @@ public class ReconcilerExtension implements Extension {
             event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
                     + " implements more than one of Reconciler, Staged and DesiredStateReconciler; a controller is one of them"));
         } else {
-            candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods, indexMethods));
+            candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods, indexMethods, transformMethods));
         }
     }
 
@@ -115,6 +120,8 @@ public class ReconcilerExtension implements Extension {
                         candidate.kind(), cleans, key -> config.getOptionalValue(key, String.class));
                 candidate.watchMethods().forEach(ControllerOptions::watchedKind);
                 checkIndexes(definition, candidate);
+                dev.mooring.engine.model.ObjectTransform.check(candidate.transformMethods(),
+                        dev.mooring.engine.model.CacheIndex.watchedKinds(definition, candidate.watchMethods()), definition.name());
                 dev.mooring.engine.model.StagePlan plan = ControllerOptions.typed(candidate.bean().getTypes(), dev.mooring.api.Staged.class) == null
                         ? null : dev.mooring.engine.model.StagePlan.of(candidate.beanClass(), candidate.kind());
                 Class<?> clash = names.putIfAbsent(definition.name(), candidate.beanClass());
@@ -124,7 +131,7 @@ public class ReconcilerExtension implements Extension {
                             + "; set distinct @Controller(name = ...) values");
                 }
                 discovered.add(new Discovered(definition, candidate.bean(), List.copyOf(candidate.watchMethods()), plan,
-                        List.copyOf(candidate.indexMethods())));
+                        List.copyOf(candidate.indexMethods()), List.copyOf(candidate.transformMethods())));
                 LOG.info(() -> "Found controller " + definition.name() + " for " + definition.kind().getSimpleName()
                         + " (" + candidate.beanClass().getName() + ")");
             } catch (RuntimeException e) {

@@ -51,10 +51,13 @@ public class ProbeReconciler implements Reconciler<V1ConfigMap> {
         if (enqueue != null) {
             controllers.enqueue("probe", new ObjectKey(context.key().namespace(), enqueue));
         }
+        java.util.List<V1Secret> secrets = context.cached(V1Secret.class).list(context.key().namespace());
+        long withData = secrets.stream().filter(secret -> secret.getData() != null).count();
         V1ConfigMap report = new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
                 .metadata(new V1ObjectMeta().name("report-" + name))
                 .data(Map.of("passes", Integer.toString(count), "sameWithinPass", Boolean.toString(sameWithinPass),
-                        "newPerPass", Boolean.toString(newPerPass), "namespace", context.key().namespace()));
+                        "newPerPass", Boolean.toString(newPerPass), "namespace", context.key().namespace(),
+                        "cachedSecrets", Integer.toString(secrets.size()), "cachedSecretsWithData", Long.toString(withData)));
         var existing = context.client().get(V1ConfigMap.class, null, "report-" + name);
         if (existing.isEmpty()) {
             context.client().create(report);
@@ -68,6 +71,14 @@ public class ProbeReconciler implements Reconciler<V1ConfigMap> {
             }
         }
         return Result.done();
+    }
+
+    /** Secrets are cached without their values: the mapper reads labels only. */
+    @dev.mooring.api.CacheTransform
+    V1Secret withoutValues(V1Secret secret) {
+        secret.setData(null);
+        secret.setStringData(null);
+        return secret;
     }
 
     /** A Secret labelled target=<name> reconciles that ConfigMap. */

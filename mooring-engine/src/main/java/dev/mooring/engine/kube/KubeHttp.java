@@ -99,7 +99,7 @@ public final class KubeHttp {
      * @return the list's {@code metadata} ({@code resourceVersion}, {@code continue}), empty when absent
      * @throws KubernetesException naming the request when the server refuses it, the answer is not
      *     a JSON object or an item is not one, or the connection breaks; items handed over before
-     *     that stay handed over
+     *     that stay handed over; what {@code eachItem} throws is thrown as it is
      */
     public JsonObject streamList(String path, Map<String, String> query, java.util.function.Consumer<JsonObject> eachItem) {
         Call call = buildCall("GET", path, query, null, null);
@@ -118,6 +118,19 @@ public final class KubeHttp {
             }
         } catch (IOException e) {
             throw new KubernetesException(0, "", "GET " + path + " failed: " + e, e);
+        } catch (ItemRejected e) {
+            throw e.rejection; // the consumer's own failure, not one of the answer
+        }
+    }
+
+    /** Carries a failure of the item consumer past the catch of malformed answers. */
+    private static final class ItemRejected extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final RuntimeException rejection;
+
+        ItemRejected(RuntimeException rejection) {
+            super(null, null, false, false);
+            this.rejection = rejection;
         }
     }
 
@@ -134,7 +147,11 @@ public final class KubeHttp {
                     if (!item.isJsonObject()) {
                         throw new IllegalStateException("an item is " + item.getClass().getSimpleName() + ", not an object");
                     }
-                    eachItem.accept(item.getAsJsonObject());
+                    try {
+                        eachItem.accept(item.getAsJsonObject());
+                    } catch (RuntimeException e) {
+                        throw new ItemRejected(e);
+                    }
                 }
                 reader.endArray();
             } else if (member.equals("metadata") && reader.peek() == com.google.gson.stream.JsonToken.BEGIN_OBJECT) {

@@ -22,11 +22,21 @@ import java.util.List;
  * @param watches dependency watches with mappers
  * @param finalizer the finalizer of a reconciler that implements {@code Cleanup}, or null
  * @param indexes the indexes it declares on the caches of the kinds it watches
+ * @param transforms the transforms it declares on the caches of the kinds it watches, at most one per kind
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> kind, String namespace,
         String labelSelector, int workers, Duration resync, Duration syncTimeout, Duration shutdownTimeout,
         Duration reconcileTimeout, boolean statusEvents, List<Class<? extends KubernetesObject>> owns,
-        List<WatchMapper> watches, String finalizer, List<CacheIndex> indexes) {
+        List<WatchMapper> watches, String finalizer, List<CacheIndex> indexes, List<ObjectTransform> transforms) {
+
+    /** A definition without cache transforms. */
+    public ControllerDefinition(String name, Class<? extends KubernetesObject> kind, String namespace,
+            String labelSelector, int workers, Duration resync, Duration syncTimeout, Duration shutdownTimeout,
+            Duration reconcileTimeout, boolean statusEvents, List<Class<? extends KubernetesObject>> owns,
+            List<WatchMapper> watches, String finalizer, List<CacheIndex> indexes) {
+        this(name, kind, namespace, labelSelector, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents,
+                owns, watches, finalizer, indexes, List.of());
+    }
 
     /** A definition without indexes. */
     public ControllerDefinition(String name, Class<? extends KubernetesObject> kind, String namespace,
@@ -48,18 +58,29 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
     /** This definition with these dependency watches. */
     public ControllerDefinition withWatches(List<WatchMapper> mappers) {
         return new ControllerDefinition(name, kind, namespace, labelSelector, workers, resync, syncTimeout,
-                shutdownTimeout, reconcileTimeout, statusEvents, owns, List.copyOf(mappers), finalizer, indexes);
+                shutdownTimeout, reconcileTimeout, statusEvents, owns, List.copyOf(mappers), finalizer, indexes, transforms);
     }
 
     /** This definition with these cache indexes. */
     public ControllerDefinition withIndexes(List<CacheIndex> declared) {
         return new ControllerDefinition(name, kind, namespace, labelSelector, workers, resync, syncTimeout,
-                shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer, List.copyOf(declared));
+                shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer, List.copyOf(declared), transforms);
+    }
+
+    /** This definition with these cache transforms. */
+    public ControllerDefinition withTransforms(List<ObjectTransform> declared) {
+        return new ControllerDefinition(name, kind, namespace, labelSelector, workers, resync, syncTimeout,
+                shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer, indexes, List.copyOf(declared));
+    }
+
+    /** The transform this controller declares for {@code type}, or null. */
+    public ObjectTransform transformOf(Class<?> type) {
+        return transforms.stream().filter(transform -> transform.kind() == type).findFirst().orElse(null);
     }
 
     /** This definition with the namespace resolved. */
     public ControllerDefinition withNamespace(String operatorNamespace) {
         return new ControllerDefinition(name, kind, namespaceOr(operatorNamespace), labelSelector, workers, resync,
-                syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer, indexes);
+                syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents, owns, watches, finalizer, indexes, transforms);
     }
 }

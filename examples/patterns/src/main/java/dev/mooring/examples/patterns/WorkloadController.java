@@ -1,6 +1,7 @@
 package dev.mooring.examples.patterns;
 
 import dev.mooring.api.Cache;
+import dev.mooring.api.CacheTransform;
 import dev.mooring.api.Context;
 import dev.mooring.api.Controller;
 import dev.mooring.api.ObjectKey;
@@ -40,6 +41,17 @@ public class WorkloadController implements Reconciler<Workload> {
             w.setStatus(status);
         });
         return Result.done();
+    }
+
+    /**
+     * What the cache keeps of a Pod: what this controller reads, its labels and its status. The
+     * spec, most of a Pod, and the annotations are dropped: with many Pods, most of the memory.
+     */
+    @CacheTransform
+    V1Pod labelsAndStatus(V1Pod pod) {
+        pod.setSpec(null);
+        pod.getMetadata().setAnnotations(null);
+        return pod;
     }
 
     /** The Workloads of the Pod's namespace whose selector the Pod's labels satisfy (before and after a change). */
