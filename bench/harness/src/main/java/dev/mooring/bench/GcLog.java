@@ -10,8 +10,11 @@ import java.util.regex.Pattern;
  * What a HotSpot {@code -Xlog:gc} log says of the collections so far: the most heap in use after
  * any collection (the live set plus what the collector had not reclaimed yet: what the heap had to
  * hold), the most heap committed, the time spent in pauses and the number of full collections.
+ * Only pauses that evacuate (young, mixed and full) count for the heap in use: G1's {@code Remark}
+ * and {@code Cleanup} pauses of a concurrent cycle reclaim no young region, so the heap they log
+ * includes the eden filled since the last collection, which says nothing of what had to be held.
  *
- * @param peakAfterGc bytes in use after the fullest collection; 0 when there was none
+ * @param peakAfterGc bytes in use after the fullest evacuating collection; 0 when there was none
  * @param peakCommitted bytes committed at the largest
  * @param pauseMillis the sum of every pause
  * @param fullCollections how many {@code Pause Full} there were
@@ -36,7 +39,9 @@ record GcLog(long peakAfterGc, long peakCommitted, double pauseMillis, int fullC
         Matcher line = PAUSE.matcher(log);
         while (line.find()) {
             count++;
-            peak = Math.max(peak, bytes(line.group(4), line.group(5)));
+            if (line.group(1).equals("Young") || line.group(1).equals("Full")) {
+                peak = Math.max(peak, bytes(line.group(4), line.group(5)));
+            }
             committed = Math.max(committed, bytes(line.group(6), line.group(7)));
             pauses += Double.parseDouble(line.group(8));
             if (line.group(1).equals("Full")) {
