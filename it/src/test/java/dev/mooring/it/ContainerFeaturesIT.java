@@ -175,6 +175,14 @@ class ContainerFeaturesIT {
             core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name("two"))
                     .data(Map.of("enqueue", "one"))).execute();
             awaitReport(core, "one", 3);
+
+            // @Watch(metadataOf = ...): a ServiceAccount targeting "one" reconciles it; its metadata is cached under its kind
+            assertEquals("0", report.get("cachedAccounts"));
+            core.createNamespacedServiceAccount(namespace, new io.kubernetes.client.openapi.models.V1ServiceAccount()
+                    .metadata(new V1ObjectMeta().name("sa").labels(Map.of("target", "one")))).execute();
+            report = Eventually.await("a pass of one that sees the ServiceAccount", TIMEOUT, () -> read(core, "report-one"),
+                    seen -> seen.isPresent() && "1".equals(seen.get().get("cachedAccounts"))).orElseThrow();
+            assertEquals("v1/ServiceAccount", report.get("accountKinds"), "the kind watched, not PartialObjectMetadata");
         } finally {
             deployer.undeploy(PROBE);
         }

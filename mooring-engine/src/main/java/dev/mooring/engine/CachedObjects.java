@@ -20,6 +20,11 @@ final class CachedObjects {
      * reconcile decision needs them. A live read ({@code ResourceClient.get}) returns them.
      */
     static <T extends KubernetesObject> T decode(JsonObject json, ResourceType<T> type) {
+        if (type.isMetadataOnly()) {
+            // the server's PartialObjectMetadata names its own kind; the cache names the kind watched
+            json.addProperty("apiVersion", type.apiVersion());
+            json.addProperty("kind", type.kind());
+        }
         shareRepeatedStrings(json);
         if (json.get("metadata") instanceof JsonObject metadata) {
             metadata.remove("managedFields");

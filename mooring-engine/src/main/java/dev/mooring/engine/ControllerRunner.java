@@ -74,6 +74,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final Map<Class<?>, Cache<?>> caches = new LinkedHashMap<>();
     /** Caches of owned kinds (for pruning): for the primary's own kind, not the primary cache. */
     private final Map<Class<?>, Cache<?>> ownedCaches = new LinkedHashMap<>();
+    /** Caches of kinds watched as metadata only, by the kind watched. */
+    private final Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches = new LinkedHashMap<>();
     private volatile EventSource<T> primary;
     private volatile ScheduledExecutorService scheduler;
 
@@ -98,7 +100,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         this.tracing = observer.tracing();
         this.onFailure = onFailure;
         this.dispatcher = new PassDispatcher<>(new PassDispatcher.Shared(definition.name(), clients, requestScope, events,
-                caches, ownedCaches, this::enqueue, clock), definition.finalizer(), reconciler, definition.kind().getSimpleName());
+                caches, ownedCaches, metadataCaches, this::enqueue, clock), definition.finalizer(), reconciler, definition.kind().getSimpleName());
     }
 
     public String name() {
@@ -127,8 +129,18 @@ public final class ControllerRunner<T extends KubernetesObject> {
     }
 
     /** Subscribe to a dependency with the author's mapper (after {@link #attachPrimary}: the mapper may read the primaries' cache). */
+    @SuppressWarnings("unchecked")
     public <D extends KubernetesObject> void attachWatch(EventSource<D> dependency, WatchMapper mapper) {
-        register(dependency);
+        if (mapper.metadataOnly()) {
+            if (!sources.contains(dependency)) {
+                sources.add(dependency);
+            }
+            metadataCaches.putIfAbsent(mapper.kind(),
+                    new InformerCache<>((EventSource<dev.mooring.api.PartialObjectMetadata>) dependency));
+            dependency.onFailure(this::fail);
+        } else {
+            register(dependency);
+        }
         dependency.addListener(mapped(new MapperKeys<>(mapper, new InformerCache<>(primary)), mapper.description(), dependency));
     }
 

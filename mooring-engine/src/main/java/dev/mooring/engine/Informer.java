@@ -280,7 +280,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             } else if (!initialListDone) {
                 query.put("resourceVersion", "0");
             }
-            JsonObject metadata = lists.streamList(scope.path(), query, item -> {
+            JsonObject metadata = lists.streamList(scope.path(), query, type.listAccept(), item -> {
                 T object = shape(CachedObjects.decode(item, type));
                 if (initial) {
                     store.fill(object);
@@ -318,7 +318,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         long timeout = MIN_WATCH_TIMEOUT.toSeconds();
         query.put("timeoutSeconds", Long.toString(timeout + ThreadLocalRandom.current().nextLong(timeout)));
         boolean established = false;
-        try (Watch<JsonObject> watch = watches.watch(scope.path(), query)) {
+        try (Watch<JsonObject> watch = watches.watch(scope.path(), query, type.watchAccept())) {
             current = watch;
             if (stopped) {
                 return false;

@@ -18,13 +18,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * The informers of one deployment, shared: controllers that watch the same kind in the same
  * scope with the same label selector and resync period get the same informer (one list, one
- * watch, one cache). Different scopes stay separate. All informers use the deployment's one
+ * watch, one cache); a kind watched as metadata only is a separate informer from the same kind
+ * watched whole. Different scopes stay separate. All informers use the deployment's one
  * connection.
  */
 public final class InformerPool {
 
     /** {@code shapedBy}: the controller and transform of an informer that is not shared, or null. */
-    private record Key(Class<?> kind, String namespace, String labelSelector, Duration resync, String shapedBy) {
+    private record Key(ResourceType<?> type, String namespace, String labelSelector, Duration resync, String shapedBy) {
     }
 
     private final KubeHttp requests;
@@ -70,7 +71,7 @@ public final class InformerPool {
     public synchronized <T extends KubernetesObject> Informer<T> acquire(ResourceType<T> type, String namespace,
             String labelSelector, Duration resync, String controller, dev.mooring.engine.model.ObjectTransform transform) {
         String scope = type.namespaced() ? namespace : null;
-        Key key = new Key(type.modelClass(), scope, labelSelector, resync,
+        Key key = new Key(type, scope, labelSelector, resync,
                 transform == null ? null : controller + " " + transform.description());
         return (Informer<T>) informers.computeIfAbsent(key, k -> {
             Informer<T> informer = new Informer<>(requests, watches, type, scope, labelSelector, null, backoffCap, transform);

@@ -37,6 +37,7 @@ record InformerScope(ResourceType<?> type, String namespace, String labelSelecto
     String describe() {
         return type.kind() + (namespace == null ? " (all namespaces)" : " in " + namespace)
                 + (labelSelector == null ? "" : " with labels " + labelSelector)
-                + (fieldSelector == null ? "" : " with fields " + fieldSelector);
+                + (fieldSelector == null ? "" : " with fields " + fieldSelector)
+                + (type.isMetadataOnly() ? " (metadata only)" : "");
     }
 }

@@ -211,8 +211,9 @@ public final class OperatorRuntime {
                 if (type == null) {
                     return;
                 }
-                Informer dependency = pool.acquire(type, scope, null, definition.resync(), definition.name(),
-                        definition.transformOf(watch.kind()));
+                Informer dependency = watch.metadataOnly()
+                        ? pool.acquire(type.metadataOnly(), scope, null, definition.resync())
+                        : pool.acquire(type, scope, null, definition.resync(), definition.name(), definition.transformOf(watch.kind()));
                 subscribed(runner, dependency);
                 runner.attachWatch(dependency, watch);
             }

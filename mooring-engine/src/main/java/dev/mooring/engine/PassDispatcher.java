@@ -33,7 +33,7 @@ final class PassDispatcher<T extends KubernetesObject> {
     /** What every pass of one controller shares. */
     record Shared(String controller, Function<String, EngineClient> clients, RequestScope requestScope,
             EventRecorder events, Map<Class<?>, Cache<?>> caches, Map<Class<?>, Cache<?>> ownedCaches,
-            Consumer<ObjectKey> enqueue, Clock clock) {
+            Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches, Consumer<ObjectKey> enqueue, Clock clock) {
     }
 
     private final Shared shared;
@@ -57,7 +57,7 @@ final class PassDispatcher<T extends KubernetesObject> {
      */
     Outcome dispatch(ObjectKey key, T cached, PassTimer timer) {
         ReconcileContext<T> context = new ReconcileContext<>(shared.controller(), key, cached,
-                shared.clients().apply(key.namespace()), shared.caches(), shared.ownedCaches(), shared.enqueue(),
+                shared.clients().apply(key.namespace()), shared.caches(), shared.ownedCaches(), shared.metadataCaches(), shared.enqueue(),
                 shared.clock(), managedConditions);
         Outcome outcome;
         try (RequestScope.Activation scope = shared.requestScope().activate()) {

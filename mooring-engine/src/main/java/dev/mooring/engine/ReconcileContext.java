@@ -44,6 +44,7 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
     private final EngineClient client;
     private final Map<Class<?>, Cache<?>> caches;
     private final Map<Class<?>, Cache<?>> ownedCaches;
+    private final Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches;
     private final Consumer<ObjectKey> enqueuer;
     private final Clock clock;
     private final java.util.Set<String> managedConditions;
@@ -56,6 +57,13 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
     ReconcileContext(String controllerName, ObjectKey key, T owner, EngineClient client, Map<Class<?>, Cache<?>> caches,
             Map<Class<?>, Cache<?>> ownedCaches, Consumer<ObjectKey> enqueuer, Clock clock,
             java.util.Set<String> managedConditions) {
+        this(controllerName, key, owner, client, caches, ownedCaches, Map.of(), enqueuer, clock, managedConditions);
+    }
+
+    ReconcileContext(String controllerName, ObjectKey key, T owner, EngineClient client, Map<Class<?>, Cache<?>> caches,
+            Map<Class<?>, Cache<?>> ownedCaches, Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches,
+            Consumer<ObjectKey> enqueuer, Clock clock, java.util.Set<String> managedConditions) {
+        this.metadataCaches = metadataCaches;
         this.managedConditions = managedConditions;
         this.controllerName = controllerName;
         this.key = key;
@@ -96,6 +104,16 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
                     + "; declare it with @Controller(owns = ...) or a @Watch method");
         }
         return (Cache<K>) cache;
+    }
+
+    @Override
+    public Cache<dev.mooring.api.PartialObjectMetadata> cachedMetadata(Class<? extends KubernetesObject> kind) {
+        Cache<dev.mooring.api.PartialObjectMetadata> cache = metadataCaches.get(kind);
+        if (cache == null) {
+            throw new IllegalArgumentException("The metadata of " + kind.getSimpleName() + " is not watched by controller "
+                    + controllerName + "; declare it with @Watch(metadataOf = " + kind.getSimpleName() + ".class)");
+        }
+        return cache;
     }
 
     @Override

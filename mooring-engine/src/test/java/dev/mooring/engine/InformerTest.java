@@ -135,6 +135,45 @@ class InformerTest {
         assertEquals(List.of("list a"), seen);
     }
 
+    /**
+     * A metadata-only informer asks for PartialObjectMetadata (list and watch) and caches the
+     * metadata under the kind watched, whatever kind the server's answer names.
+     */
+    @Test
+    void aMetadataOnlyInformerAsksForPartialObjectMetadataAndCachesItUnderTheKindWatched() throws Exception {
+        String partial = "{\"apiVersion\":\"meta.k8s.io/v1\",\"kind\":\"PartialObjectMetadata\",\"metadata\":{\"name\":\"a\","
+                + "\"namespace\":\"ops\",\"resourceVersion\":\"5\",\"uid\":\"uid-a\",\"labels\":{\"app\":\"x\"}}}";
+        api.lists.add("{\"apiVersion\":\"meta.k8s.io/v1\",\"kind\":\"PartialObjectMetadataList\",\"metadata\":"
+                + "{\"resourceVersion\":\"10\"},\"items\":[" + partial + "]}");
+        api.watches.add(List.of(event("ADDED", partial.replace("\"a\"", "\"b\"").replace("uid-a", "uid-b"))));
+        ApiClient client = new ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
+        KubeHttp http = new KubeHttp(client);
+        Informer<dev.mooring.api.PartialObjectMetadata> metadata = new Informer<>(http, http, CONFIG_MAPS.metadataOnly(), "ops", null,
+                null, Duration.ofSeconds(1), null);
+        Thread running = new Thread(metadata::run, "metadata-informer-under-test");
+        running.start();
+        try {
+            assertTrue(metadata.awaitSynced(Duration.ofSeconds(5)), "the initial list");
+            awaitQueries(2);
+            assertEquals("list application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1", api.accepts.get(0));
+            assertEquals("watch application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1", api.accepts.get(1));
+            dev.mooring.api.PartialObjectMetadata a = metadata.get(new ObjectKey("ops", "a")).orElseThrow();
+            assertEquals("ConfigMap", a.getKind(), "the kind watched, not PartialObjectMetadata");
+            assertEquals("v1", a.getApiVersion());
+            assertEquals(java.util.Map.of("app", "x"), a.getMetadata().getLabels());
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (metadata.get(new ObjectKey("ops", "b")).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals("ConfigMap", metadata.get(new ObjectKey("ops", "b")).orElseThrow().getKind(), "a watched one too");
+            assertTrue(metadata.describe().endsWith("(metadata only)"), metadata.describe());
+        } finally {
+            metadata.stop();
+            running.join(5000);
+        }
+    }
+
     @Test
     void aTransformShapesWhatIsCachedListedOrWatched() throws Exception {
         api.lists.add(list("10", withData(configMap("a", "5"))));
@@ -200,6 +239,7 @@ class InformerTest {
         final Deque<String> lists = new ArrayDeque<>();
         final Deque<List<String>> watches = new ArrayDeque<>();
         final List<String> queries = new CopyOnWriteArrayList<>();
+        final List<String> accepts = new CopyOnWriteArrayList<>();
         /** How many watches answer with a stream whose read times out (a silent connection). */
         int silentWatches;
 
@@ -210,6 +250,7 @@ class InformerTest {
                     .filter(name -> watch || !name.equals("timeoutSeconds"))
                     .forEach(name -> query.append(' ').append(name).append('=').append(request.url().queryParameter(name)));
             queries.add(query.toString());
+            accepts.add((watch ? "watch " : "list ") + request.header("Accept"));
             if (!watch) {
                 String body = lists.isEmpty() ? list("99") : lists.poll();
                 return respond(request, body);

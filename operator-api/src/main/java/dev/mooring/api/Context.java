@@ -30,6 +30,15 @@ public interface Context<T extends KubernetesObject> {
      */
     <K extends KubernetesObject> Cache<K> cached(Class<K> kind);
 
+    /**
+     * Cached reads of a kind this controller watches as metadata only
+     * ({@link Watch#metadataOf}): each object's {@code metadata}, with the kind's
+     * {@code apiVersion} and {@code kind}. No request is made.
+     *
+     * @throws IllegalArgumentException if the controller does not watch the metadata of {@code kind}
+     */
+    Cache<PartialObjectMetadata> cachedMetadata(Class<? extends KubernetesObject> kind);
+
     /** Ask for another pass of {@code key} of this controller (see {@link Controllers#enqueue}). */
     void enqueue(ObjectKey key);
 

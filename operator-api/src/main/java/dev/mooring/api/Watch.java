@@ -1,5 +1,6 @@
 package dev.mooring.api;
 
+import io.kubernetes.client.common.KubernetesObject;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -29,9 +30,36 @@ import java.lang.annotation.Target;
  * throws fails the controller; a wrong signature fails the deployment.
  *
  * <p>The dependency is watched in the controller's scope, without its label selector.
+ *
+ * <p><b>Metadata only.</b> For a kind that the controller only maps or counts, {@link #metadataOf}
+ * names the kind and the method takes its metadata, a {@link PartialObjectMetadata}: the engine
+ * lists and watches that kind as {@code PartialObjectMetadata} (the API server sends no spec,
+ * status or data), and caches only that, as controller-runtime's metadata-only watches do.
+ *
+ * <pre>{@code
+ * @Watch(metadataOf = V1Secret.class)
+ * Set<ObjectKey> appsUsing(PartialObjectMetadata secret) {
+ *     return Set.of(ObjectKey.of(secret.getMetadata().getNamespace(), secret.getMetadata().getLabels().get("app")));
+ * }
+ * }</pre>
+ *
+ * <p>The argument's {@code apiVersion} and {@code kind} are those of the watched kind ({@code v1},
+ * {@code Secret}), not {@code PartialObjectMetadata}. The reconciler reads that cache with
+ * {@link Context#cachedMetadata}; {@link Context#cached} of the kind fails unless the controller
+ * also watches it whole (as its primary, owned or another {@code @Watch} kind), and an
+ * {@link Index} or a {@link CacheTransform} applies only to a kind watched whole. The generated
+ * RBAC grants {@code get}, {@code list} and {@code watch} on the kind, as for a whole watch. A
+ * method with {@code metadataOf} whose parameter is not {@code PartialObjectMetadata}, or
+ * without it whose parameter is, fails the deployment naming the method.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
 public @interface Watch {
+
+    /**
+     * The kind to watch as metadata only; the default ({@code KubernetesObject}) watches the
+     * method's parameter kind whole.
+     */
+    Class<? extends KubernetesObject> metadataOf() default KubernetesObject.class;
 }

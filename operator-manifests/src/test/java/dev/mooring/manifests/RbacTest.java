@@ -82,4 +82,24 @@ class RbacTest {
         Map<String, String> rules = rules(Rbac.of(List.of(RepeatedVerbs.class), new Rbac.Settings("repeated", "operators", null)));
         assertEquals("get,list", rules.get("operators /secrets"), rules.toString());
     }
+
+    @dev.mooring.api.Controller(name = "accounts", namespace = "apps")
+    static class AccountCounter implements dev.mooring.api.Reconciler<io.kubernetes.client.openapi.models.V1ConfigMap> {
+        @Override
+        public dev.mooring.api.Result reconcile(io.kubernetes.client.openapi.models.V1ConfigMap map,
+                dev.mooring.api.Context<io.kubernetes.client.openapi.models.V1ConfigMap> context) {
+            return dev.mooring.api.Result.done();
+        }
+
+        @dev.mooring.api.Watch(metadataOf = io.kubernetes.client.openapi.models.V1ServiceAccount.class)
+        java.util.Set<dev.mooring.api.ObjectKey> accounts(dev.mooring.api.PartialObjectMetadata account) {
+            return java.util.Set.of();
+        }
+    }
+
+    @Test
+    void aMetadataOnlyWatchIsGrantedOnTheKindItNames() {
+        Map<String, String> rules = rules(Rbac.of(List.of(AccountCounter.class), new Rbac.Settings("accounts", "operators", null)));
+        assertEquals("get,list,watch", rules.get("apps /serviceaccounts"), rules.toString());
+    }
 }

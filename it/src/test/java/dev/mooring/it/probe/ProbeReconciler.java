@@ -53,11 +53,16 @@ public class ProbeReconciler implements Reconciler<V1ConfigMap> {
         }
         java.util.List<V1Secret> secrets = context.cached(V1Secret.class).list(context.key().namespace());
         long withData = secrets.stream().filter(secret -> secret.getData() != null).count();
+        java.util.List<dev.mooring.api.PartialObjectMetadata> accounts = context.cachedMetadata(
+                io.kubernetes.client.openapi.models.V1ServiceAccount.class).list(context.key().namespace());
         V1ConfigMap report = new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
                 .metadata(new V1ObjectMeta().name("report-" + name))
                 .data(Map.of("passes", Integer.toString(count), "sameWithinPass", Boolean.toString(sameWithinPass),
                         "newPerPass", Boolean.toString(newPerPass), "namespace", context.key().namespace(),
-                        "cachedSecrets", Integer.toString(secrets.size()), "cachedSecretsWithData", Long.toString(withData)));
+                        "cachedSecrets", Integer.toString(secrets.size()), "cachedSecretsWithData", Long.toString(withData),
+                        "cachedAccounts", Integer.toString(accounts.size()),
+                        "accountKinds", accounts.stream().map(account -> account.getApiVersion() + "/" + account.getKind())
+                                .distinct().sorted().collect(java.util.stream.Collectors.joining(","))));
         var existing = context.client().get(V1ConfigMap.class, null, "report-" + name);
         if (existing.isEmpty()) {
             context.client().create(report);
@@ -79,6 +84,14 @@ public class ProbeReconciler implements Reconciler<V1ConfigMap> {
         secret.setData(null);
         secret.setStringData(null);
         return secret;
+    }
+
+    /** A ServiceAccount labelled target=<name> reconciles that ConfigMap; only the accounts' metadata is listed, watched and cached. */
+    @Watch(metadataOf = io.kubernetes.client.openapi.models.V1ServiceAccount.class)
+    Set<ObjectKey> accountTargets(dev.mooring.api.PartialObjectMetadata account) {
+        Map<String, String> labels = account.getMetadata().getLabels();
+        return labels == null || !labels.containsKey("target") ? Set.of()
+                : Set.of(new ObjectKey(account.getMetadata().getNamespace(), labels.get("target")));
     }
 
     /** A Secret labelled target=<name> reconciles that ConfigMap. */

@@ -102,7 +102,12 @@ public final class KubeHttp {
      *     that stay handed over; what {@code eachItem} throws is thrown as it is
      */
     public JsonObject streamList(String path, Map<String, String> query, java.util.function.Consumer<JsonObject> eachItem) {
-        Call call = buildCall("GET", path, query, null, null);
+        return streamList(path, query, "application/json", eachItem);
+    }
+
+    /** {@link #streamList(String, Map, java.util.function.Consumer)} with an {@code Accept} header ({@code as=PartialObjectMetadataList}). */
+    public JsonObject streamList(String path, Map<String, String> query, String accept, java.util.function.Consumer<JsonObject> eachItem) {
+        Call call = buildCall("GET", path, query, null, null, accept);
         try (Response response = call.execute()) {
             ResponseBody body = response.body();
             if (!response.isSuccessful()) {
@@ -235,9 +240,14 @@ public final class KubeHttp {
 
     /** Open a watch; the caller closes it. */
     public Watch<JsonObject> watch(String path, Map<String, String> query) {
+        return watch(path, query, "application/json");
+    }
+
+    /** {@link #watch(String, Map)} with an {@code Accept} header ({@code as=PartialObjectMetadata}). */
+    public Watch<JsonObject> watch(String path, Map<String, String> query, String accept) {
         Map<String, String> watchQuery = new HashMap<>(query);
         watchQuery.put("watch", "true");
-        Call call = buildCall("GET", path, watchQuery, null, null);
+        Call call = buildCall("GET", path, watchQuery, null, null, accept);
         try {
             return Watch.createWatch(client, call, WATCH_EVENT);
         } catch (ApiException e) {

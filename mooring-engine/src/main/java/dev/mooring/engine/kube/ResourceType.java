@@ -27,6 +27,29 @@ public record ResourceType<T extends KubernetesObject>(
         }
     }
 
+    /** The same kind, served as {@code PartialObjectMetadata}: what a metadata-only informer lists and watches. */
+    public ResourceType<dev.mooring.api.PartialObjectMetadata> metadataOnly() {
+        return new ResourceType<>(group, version, kind, plural, namespaced, dev.mooring.api.PartialObjectMetadata.class);
+    }
+
+    /** Whether this type is served as {@code PartialObjectMetadata} (see {@link #metadataOnly()}). */
+    public boolean isMetadataOnly() {
+        return modelClass == dev.mooring.api.PartialObjectMetadata.class;
+    }
+
+    /**
+     * The {@code Accept} header of a list of this type: JSON, as {@code PartialObjectMetadataList}
+     * for a metadata-only type.
+     */
+    public String listAccept() {
+        return isMetadataOnly() ? "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1" : "application/json";
+    }
+
+    /** The {@code Accept} header of a watch of this type (each event's object as {@code PartialObjectMetadata} for a metadata-only type). */
+    public String watchAccept() {
+        return isMetadataOnly() ? "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1" : "application/json";
+    }
+
     /** {@code v1} for the core group, else {@code group/version}. */
     public String apiVersion() {
         return group.isEmpty() ? version : group + "/" + version;
@@ -64,6 +87,6 @@ public record ResourceType<T extends KubernetesObject>(
 
     @Override
     public String toString() {
-        return kind + "." + apiVersion();
+        return kind + "." + apiVersion() + (isMetadataOnly() ? " (metadata only)" : "");
     }
 }

@@ -71,12 +71,20 @@ public record CacheIndex(Class<? extends KubernetesObject> kind, String name, St
         });
     }
 
-    /** The kinds a controller's caches hold: its primary, its owned kinds and its watched ones. */
+    /**
+     * The kinds a controller's caches hold whole: its primary, its owned kinds and its watched
+     * ones, not those watched as metadata only.
+     */
     public static List<Class<? extends KubernetesObject>> watchedKinds(ControllerDefinition definition, Collection<Method> watchMethods) {
         java.util.List<Class<? extends KubernetesObject>> kinds = new java.util.ArrayList<>();
         kinds.add(definition.kind());
         kinds.addAll(definition.owns());
-        watchMethods.forEach(method -> kinds.add(ControllerOptions.watchedKind(method)));
+        for (Method method : watchMethods) {
+            Class<? extends KubernetesObject> kind = ControllerOptions.watchedKind(method);
+            if (!ControllerOptions.metadataOnly(method)) {
+                kinds.add(kind);
+            }
+        }
         return kinds;
     }
 }

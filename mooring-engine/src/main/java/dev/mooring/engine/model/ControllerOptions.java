@@ -210,10 +210,11 @@ public final class ControllerOptions {
     }
 
     /**
-     * Checks a {@code @Watch} method: a client-java model parameter, optionally followed by a
-     * {@code Cache} (of the primaries), and a {@code Collection<ObjectKey>} result.
+     * Checks a {@code @Watch} method: a client-java model parameter (a {@code PartialObjectMetadata}
+     * with {@code metadataOf}), optionally followed by a {@code Cache} (of the primaries), and a
+     * {@code Collection<ObjectKey>} result.
      *
-     * @return the watched kind
+     * @return the watched kind: the parameter's, or {@code metadataOf}
      * @throws IllegalArgumentException naming the method, when the signature is wrong
      */
     @SuppressWarnings("unchecked")
@@ -230,9 +231,26 @@ public final class ControllerOptions {
         if (!Collection.class.isAssignableFrom(method.getReturnType()) || !returnsKeys(method.getGenericReturnType())) {
             throw new IllegalArgumentException(where + " must return a Collection<ObjectKey> (for example Set<ObjectKey>)");
         }
-        Class<? extends KubernetesObject> kind = (Class<? extends KubernetesObject>) method.getParameterTypes()[0];
+        boolean metadataParameter = method.getParameterTypes()[0] == dev.mooring.api.PartialObjectMetadata.class;
+        if (metadataOnly(method) != metadataParameter) {
+            throw new IllegalArgumentException(where + (metadataParameter
+                    ? " takes PartialObjectMetadata: name the kind whose metadata it watches, @Watch(metadataOf = ...)"
+                    : " watches metadata only (metadataOf): its parameter must be PartialObjectMetadata"));
+        }
+        Class<? extends KubernetesObject> kind = metadataParameter
+                ? method.getAnnotation(dev.mooring.api.Watch.class).metadataOf()
+                : (Class<? extends KubernetesObject>) method.getParameterTypes()[0];
+        if (kind == dev.mooring.api.PartialObjectMetadata.class) {
+            throw new IllegalArgumentException(where + ": metadataOf must name a model class of a kind, not PartialObjectMetadata");
+        }
         Kinds.kindName(kind);
         return kind;
+    }
+
+    /** Whether a {@code @Watch} method watches its kind as metadata only ({@code metadataOf} set). */
+    public static boolean metadataOnly(Method method) {
+        dev.mooring.api.Watch watch = method.getAnnotation(dev.mooring.api.Watch.class);
+        return watch != null && watch.metadataOf() != KubernetesObject.class;
     }
 
     private static boolean returnsKeys(Type type) {

@@ -11,18 +11,24 @@ import java.util.Collection;
  * @param kind the watched kind
  * @param description what the mapper is (for errors), such as {@code Bean.method}
  * @param mapper the mapping; it may throw, which fails the controller
+ * @param metadataOnly whether {@code kind} is watched as {@code PartialObjectMetadata}
  */
-public record WatchMapper(Class<? extends KubernetesObject> kind, String description, Mapping mapper) {
+public record WatchMapper(Class<? extends KubernetesObject> kind, String description, Mapping mapper, boolean metadataOnly) {
+
+    /** A mapper of whole objects of {@code kind}. */
+    public WatchMapper(Class<? extends KubernetesObject> kind, String description, Mapping mapper) {
+        this(kind, description, mapper, false);
+    }
 
     /**
      * The mapper of a {@code @Watch} method of {@code bean}: its first parameter is the watched
-     * kind, its second (when it has one) the cache of the controller's primaries; exceptions it
-     * throws are thrown as they are.
+     * kind (or the metadata of {@code metadataOf}), its second (when it has one) the cache of the
+     * controller's primaries; exceptions it throws are thrown as they are.
      */
-    @SuppressWarnings("unchecked")
     public static WatchMapper of(Object bean, java.lang.reflect.Method method) {
         method.setAccessible(true);
-        Class<? extends KubernetesObject> kind = (Class<? extends KubernetesObject>) method.getParameterTypes()[0];
+        Class<? extends KubernetesObject> kind = ControllerOptions.watchedKind(method);
+        boolean metadataOnly = ControllerOptions.metadataOnly(method);
         String description = method.getDeclaringClass().getSimpleName() + "." + method.getName();
         boolean withPrimaries = method.getParameterCount() == 2;
         return new WatchMapper(kind, description, new Mapping() {
@@ -39,7 +45,7 @@ public record WatchMapper(Class<? extends KubernetesObject> kind, String descrip
                     throw e.getCause() instanceof Exception cause ? cause : e;
                 }
             }
-        });
+        }, metadataOnly);
     }
 
     /** Maps one state of a watched object to the keys to reconcile. */

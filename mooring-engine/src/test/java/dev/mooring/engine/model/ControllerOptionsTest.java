@@ -1,6 +1,7 @@
 package dev.mooring.engine.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -174,6 +175,40 @@ class ControllerOptionsTest {
         Set<ObjectKey> withPrimaries(V1Secret secret, dev.mooring.api.Cache<V1Secret> primaries) {
             return Set.of();
         }
+
+        @dev.mooring.api.Watch(metadataOf = V1Secret.class)
+        Set<ObjectKey> metadata(dev.mooring.api.PartialObjectMetadata secret) {
+            return Set.of();
+        }
+
+        @dev.mooring.api.Watch(metadataOf = V1Secret.class)
+        Set<ObjectKey> metadataOfAWholeParameter(V1Secret secret) {
+            return Set.of();
+        }
+
+        @dev.mooring.api.Watch
+        Set<ObjectKey> metadataWithoutItsKind(dev.mooring.api.PartialObjectMetadata secret) {
+            return Set.of();
+        }
+
+        @dev.mooring.api.Watch(metadataOf = dev.mooring.api.PartialObjectMetadata.class)
+        Set<ObjectKey> metadataOfMetadata(dev.mooring.api.PartialObjectMetadata secret) {
+            return Set.of();
+        }
+    }
+
+    @Test
+    void aMetadataOnlyWatchTakesPartialObjectMetadataAndNamesItsKind() throws NoSuchMethodException {
+        Class<?> metadata = dev.mooring.api.PartialObjectMetadata.class;
+        assertEquals(V1Secret.class, ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("metadata", metadata)));
+        assertTrue(ControllerOptions.metadataOnly(Mappers.class.getDeclaredMethod("metadata", metadata)));
+        assertFalse(ControllerOptions.metadataOnly(Mappers.class.getDeclaredMethod("good", V1Secret.class)));
+        assertMessage("metadataOfAWholeParameter watches metadata only (metadataOf): its parameter must be PartialObjectMetadata",
+                () -> ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("metadataOfAWholeParameter", V1Secret.class)));
+        assertMessage("metadataWithoutItsKind takes PartialObjectMetadata: name the kind whose metadata it watches",
+                () -> ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("metadataWithoutItsKind", metadata)));
+        assertMessage("metadataOf must name a model class of a kind, not PartialObjectMetadata",
+                () -> ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("metadataOfMetadata", metadata)));
     }
 
     @Test
