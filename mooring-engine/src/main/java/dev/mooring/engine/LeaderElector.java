@@ -6,6 +6,7 @@ import dev.mooring.api.client.KubernetesException;
 import dev.mooring.engine.kube.Backoff;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Leases;
 import dev.mooring.engine.kube.Models;
 import java.time.Duration;
 import java.time.Instant;
@@ -227,7 +228,7 @@ public final class LeaderElector {
     }
 
     private String path() {
-        return "/apis/coordination.k8s.io/v1/namespaces/" + settings.namespace() + "/leases/" + settings.name();
+        return Leases.path(settings.namespace(), settings.name());
     }
 
     private Duration attemptTimeout() {
@@ -261,22 +262,20 @@ public final class LeaderElector {
                 if (active) {
                     throw new LeadershipLost("Leader Lease was deleted");
                 }
-                JsonObject created = http.send("POST", "/apis/coordination.k8s.io/v1/namespaces/" + settings.namespace()
-                        + "/leases", Map.of(), newLease().toString(), "application/json", timeout);
+                JsonObject created = http.send("POST", Leases.path(settings.namespace()), Map.of(), newLease().toString(), "application/json", timeout);
                 observedUid = text(created.getAsJsonObject("metadata"), "uid");
                 lastRenewed = start;
                 return true;
             }
             JsonObject lease = current.get();
             JsonObject metadata = lease.getAsJsonObject("metadata");
-            JsonObject spec = lease.has("spec") ? lease.getAsJsonObject("spec") : new JsonObject();
+            JsonObject spec = Leases.spec(lease);
             String uid = text(metadata, "uid");
             if (uid == null || text(metadata, "resourceVersion") == null) {
                 throw new IllegalStateException("Lease response is missing UID or resourceVersion");
             }
-            String holder = Objects.requireNonNullElse(text(spec, "holderIdentity"), "");
-            String record = uid + "|" + holder + "|" + spec.get("leaseDurationSeconds") + "|" + spec.get("acquireTime") + "|"
-                    + spec.get("renewTime") + "|" + spec.get("leaseTransitions");
+            String holder = Leases.holder(lease);
+            String record = Leases.record(lease);
             if (!record.equals(observedRecord)) {
                 observedRecord = record;
                 observedAt = nanoTime.getAsLong();
@@ -326,22 +325,7 @@ public final class LeaderElector {
     }
 
     private JsonObject newLease() {
-        String now = Models.microTime(Instant.now());
-        JsonObject lease = new JsonObject();
-        lease.addProperty("apiVersion", "coordination.k8s.io/v1");
-        lease.addProperty("kind", "Lease");
-        JsonObject metadata = new JsonObject();
-        metadata.addProperty("name", settings.name());
-        metadata.addProperty("namespace", settings.namespace());
-        lease.add("metadata", metadata);
-        JsonObject spec = new JsonObject();
-        spec.addProperty("holderIdentity", settings.identity());
-        spec.addProperty("leaseDurationSeconds", settings.leaseDuration().toSeconds());
-        spec.addProperty("acquireTime", now);
-        spec.addProperty("renewTime", now);
-        spec.addProperty("leaseTransitions", 0);
-        lease.add("spec", spec);
-        return lease;
+        return Leases.held(settings.namespace(), settings.name(), settings.identity(), settings.leaseDuration().toSeconds());
     }
 
     /** Clears the holder, only if this replica still holds the same Lease; failures leave it to expire. */
@@ -357,10 +341,7 @@ public final class LeaderElector {
             if (spec == null || !settings.identity().equals(text(spec, "holderIdentity")) || !Objects.equals(uid, observedUid)) {
                 return;
             }
-            spec.addProperty("holderIdentity", "");
-            spec.addProperty("leaseDurationSeconds", 1);
-            spec.addProperty("renewTime", Models.microTime(Instant.now()));
-            http.send("PUT", path(), Map.of(), lease.toString(), "application/json", settings.retryPeriod());
+            http.send("PUT", path(), Map.of(), Leases.freed(lease).toString(), "application/json", settings.retryPeriod());
             LOG.info(() -> "Released Lease " + settings.namespace() + "/" + settings.name());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Could not release Lease " + settings.name() + "; it will expire: " + e.getMessage());
@@ -368,8 +349,7 @@ public final class LeaderElector {
     }
 
     private static String text(JsonObject object, String member) {
-        JsonElement value = object == null ? null : object.get(member);
-        return value == null || value.isJsonNull() ? null : value.getAsString();
+        return Leases.text(object, member);
     }
 
     /** The retry period, &plusmn;10 %: replicas that start together do not ask together. */

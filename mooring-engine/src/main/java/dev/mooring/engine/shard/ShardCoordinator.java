@@ -1,0 +1,452 @@
+package dev.mooring.engine.shard;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.Backoff;
+import dev.mooring.engine.kube.Failures;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Leases;
+import dev.mooring.engine.kube.Models;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Owns this replica's share of the shards, one coordination.k8s.io/v1 Lease per shard.
+ *
+ * <p>Each round (every retry period, jittered) lists the group's Leases in one request, renews
+ * this replica's member Lease and the shard Leases it holds, counts the live members (its own,
+ * and each other member Lease whose record changed within its advertised duration, measured on
+ * this replica's monotonic clock), and moves towards its {@link FairShare}: a replica above its
+ * share stops taking the keys of its excess shards at once and releases their Leases one round
+ * later (the passes already running get that long to finish); a replica below its share takes
+ * Leases that are absent, released (no holder) or expired (unchanged for their duration). Every
+ * write compares resourceVersion, so two replicas never both take a shard.
+ *
+ * <p>A shard counts as owned ({@link #owns}) while its Lease was renewed within the renew
+ * deadline and it is not being released; writes for its keys are allowed ({@link #writesAllowed})
+ * while it was renewed within the renew deadline: a replica paused past the deadline (a long GC,
+ * SIGSTOP, a partition) writes nothing when it resumes, and a successor takes the shard only
+ * after the full lease duration. As with leader election, this is coordination, not fencing.
+ *
+ * <p>The shard Leases are written by this class rather than by one {@code LeaderElector} per
+ * shard: one loop and one list per round serve every shard, where electors would each hold a
+ * thread and send a GET per Lease.
+ */
+public final class ShardCoordinator {
+
+    private static final Logger LOG = Logger.getLogger(ShardCoordinator.class.getName());
+
+    /** Told on the coordinator's thread when this replica starts and stops taking a shard's keys; must be fast. */
+    public interface Listener {
+        /** The shard's keys are this replica's from now on. */
+        void acquired(int shard);
+
+        /** The shard's keys are no longer taken here (it is being released, or its Lease was lost or went stale). */
+        void released(int shard);
+    }
+
+    private static final Listener NONE = new Listener() {
+        @Override
+        public void acquired(int shard) {
+        }
+
+        @Override
+        public void released(int shard) {
+        }
+    };
+
+    /** A shard Lease held by this replica. */
+    private static final class Held {
+        final String uid;
+        volatile long renewedAt;
+        volatile boolean releasing;
+
+        Held(String uid, long renewedAt) {
+            this.uid = uid;
+            this.renewedAt = renewedAt;
+        }
+    }
+
+    /** A Lease's record and since when this replica has seen it unchanged. */
+    private record Seen(String record, long since) {
+    }
+
+    private final KubeHttp http;
+    private final ShardSettings settings;
+    private final ShardMap map;
+    private final LongSupplier nanoTime;
+    private final String identity;
+    private final String memberLease;
+    private final Map<Integer, Held> held = new ConcurrentHashMap<>();
+    /** Read and written by the coordinator's thread only. */
+    private final Map<String, Seen> seen = new HashMap<>();
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final AtomicLong acquisitions = new AtomicLong();
+    private volatile Listener listener = NONE;
+    private volatile List<String> members = List.of();
+    private volatile long lastContact;
+    private volatile boolean contacted;
+    private int failedInARow;
+
+    public ShardCoordinator(KubeHttp http, ShardSettings settings) {
+        this(http, settings, System::nanoTime);
+    }
+
+    ShardCoordinator(KubeHttp http, ShardSettings settings, LongSupplier nanoTime) {
+        this.http = http;
+        this.settings = settings;
+        this.map = new ShardMap(settings.shards());
+        this.nanoTime = nanoTime;
+        this.identity = settings.election().identity();
+        this.memberLease = settings.memberLease();
+    }
+
+    public ShardSettings settings() {
+        return settings;
+    }
+
+    /** The shard of each key. */
+    public ShardMap map() {
+        return map;
+    }
+
+    /** Tell {@code listener} of the shards taken and given up from now on (set it before {@link #run}). */
+    public void listen(Listener listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** True while this replica takes the keys of {@code key}'s shard. */
+    public boolean owns(ObjectKey key) {
+        return owns(map.shardOf(key));
+    }
+
+    /** True while this replica holds {@code shard}, renewed within the renew deadline, and is not releasing it. */
+    public boolean owns(int shard) {
+        Held lease = held.get(shard);
+        return lease != null && !lease.releasing && fresh(lease);
+    }
+
+    /** True while a pass of {@code key} may write: its shard's Lease is held and was renewed within the renew deadline. */
+    public boolean writesAllowed(ObjectKey key) {
+        Held lease = held.get(map.shardOf(key));
+        return lease != null && fresh(lease);
+    }
+
+    private boolean fresh(Held lease) {
+        return nanoTime.getAsLong() - lease.renewedAt < settings.election().renewDeadline().toNanos();
+    }
+
+    /** The shards this replica owns now, in order. */
+    public List<Integer> owned() {
+        return new TreeSet<>(held.keySet()).stream().filter(this::owns).toList();
+    }
+
+    /** The live members seen in the last round, ordered by identity (this replica among them). */
+    public List<String> members() {
+        return members;
+    }
+
+    /** Shard Leases taken so far. */
+    public long acquisitions() {
+        return acquisitions.get();
+    }
+
+    /** True when the API server answered a round within the last lease duration. */
+    public boolean connected() {
+        return contacted && nanoTime.getAsLong() - lastContact < settings.election().leaseDuration().toNanos();
+    }
+
+    /**
+     * The coordination loop; runs on a managed thread until {@link #stop}. On its way out it gives
+     * up every shard and deletes its member Lease. A fatal error (such as 403: not allowed to
+     * write Leases) is thrown after that.
+     */
+    public void run() {
+        try {
+            while (stopRequested.getCount() > 0) {
+                step();
+                if (stopRequested.await(jittered().toNanos(), TimeUnit.NANOSECONDS)) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            leave();
+            finished.countDown();
+        }
+    }
+
+    /** Ask the loop to end; waits up to {@code timeout} for it to give its shards up. */
+    public void stop(Duration timeout) {
+        stopRequested.countDown();
+        try {
+            finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One round: list, renew, release what was marked, then move towards the fair share. */
+    void step() {
+        long start = nanoTime.getAsLong();
+        Duration timeout = settings.election().retryPeriod();
+        Map<String, JsonObject> leases;
+        try {
+            leases = list(timeout);
+            lastContact = nanoTime.getAsLong();
+            contacted = true;
+            if (failedInARow > 0) {
+                int failed = failedInARow;
+                LOG.info(() -> "Shard Leases " + where() + " answered again after " + failed + (failed == 1 ? " failure" : " failures"));
+                failedInARow = 0;
+            }
+        } catch (KubernetesException e) {
+            failed(e);
+            expireStale();
+            return;
+        }
+        observe(leases);
+        renewMember(leases.get(memberLease), timeout);
+        for (Map.Entry<Integer, Held> entry : new ArrayList<>(held.entrySet())) {
+            renewOrRelease(entry.getKey(), entry.getValue(), leases.get(settings.shardLease(entry.getKey())), start, timeout);
+        }
+        List<String> live = liveMembers(leases);
+        members = live;
+        int share = FairShare.of(live, identity, settings.shards());
+        List<Integer> owned = held.entrySet().stream().filter(entry -> !entry.getValue().releasing).map(Map.Entry::getKey)
+                .sorted().toList();
+        if (owned.size() > share) {
+            for (int shard : owned.subList(share, owned.size())) {
+                held.get(shard).releasing = true;
+                listener.released(shard);
+                LOG.info(() -> "Releasing shard " + shard + " (" + settings.shardLease(shard) + "): " + live.size()
+                        + " members, a share of " + share + " of " + settings.shards());
+            }
+        } else if (owned.size() < share) {
+            acquire(share - owned.size(), leases, live, start, timeout);
+        }
+        expireStale();
+    }
+
+    private String where() {
+        return settings.election().namespace() + "/" + settings.election().name() + "-*";
+    }
+
+    private void failed(KubernetesException e) {
+        if (Failures.isFatal(e) && e.code() != 404 && e.code() != 409) {
+            throw e;
+        }
+        failedInARow++;
+        LOG.log(failedInARow == 1 ? Level.WARNING : Level.FINE, "Shard Lease request " + where() + " failed: " + e.getMessage()
+                + " (retried every " + settings.election().retryPeriod().toMillis() + " ms)");
+    }
+
+    /** The group's Leases (shards and members) by name. */
+    private Map<String, JsonObject> list(Duration timeout) {
+        JsonObject list = http.getOptional(Leases.path(settings.election().namespace()), Map.of(), timeout)
+                .orElseThrow(() -> new KubernetesException(404, "NotFound", "The namespace " + settings.election().namespace()
+                        + " of the shard Leases does not exist", null));
+        Map<String, JsonObject> leases = new HashMap<>();
+        JsonElement items = list.get("items");
+        if (items != null && items.isJsonArray()) {
+            for (JsonElement item : items.getAsJsonArray()) {
+                JsonObject lease = item.getAsJsonObject();
+                String name = Leases.text(lease.getAsJsonObject("metadata"), "name");
+                if (name != null && (name.startsWith(settings.shardPrefix()) || name.startsWith(settings.memberPrefix()))) {
+                    leases.put(name, lease);
+                }
+            }
+        }
+        return leases;
+    }
+
+    private void observe(Map<String, JsonObject> leases) {
+        long now = nanoTime.getAsLong();
+        seen.keySet().retainAll(leases.keySet());
+        leases.forEach((name, lease) -> {
+            String record = Leases.record(lease);
+            Seen last = seen.get(name);
+            if (last == null || !last.record().equals(record)) {
+                seen.put(name, new Seen(record, now));
+            }
+        });
+    }
+
+    /** Whether a Lease held by another replica stayed unchanged for its advertised duration (its holder is gone). */
+    private boolean expired(String name, JsonObject lease) {
+        JsonElement duration = Leases.spec(lease).get("leaseDurationSeconds");
+        long seconds = duration != null && duration.isJsonPrimitive() && duration.getAsLong() > 0 ? duration.getAsLong()
+                : settings.election().leaseDuration().toSeconds();
+        Seen last = seen.get(name);
+        return last != null && nanoTime.getAsLong() - last.since() >= TimeUnit.SECONDS.toNanos(seconds);
+    }
+
+    private List<String> liveMembers(Map<String, JsonObject> leases) {
+        TreeSet<String> live = new TreeSet<>();
+        live.add(identity);
+        leases.forEach((name, lease) -> {
+            String holder = Leases.holder(lease);
+            if (name.startsWith(settings.memberPrefix()) && !holder.isEmpty() && !expired(name, lease)) {
+                live.add(holder);
+            }
+        });
+        return List.copyOf(live);
+    }
+
+    private void renewMember(JsonObject lease, Duration timeout) {
+        try {
+            if (lease == null) {
+                http.send("POST", Leases.path(settings.election().namespace()), Map.of(),
+                        Leases.held(settings.election().namespace(), memberLease, identity,
+                                settings.election().leaseDuration().toSeconds()).toString(), "application/json", timeout);
+            } else {
+                put(memberLease, hold(lease), timeout);
+            }
+        } catch (KubernetesException e) {
+            failed(e);
+        }
+    }
+
+    private void renewOrRelease(int shard, Held lease, JsonObject current, long start, Duration timeout) {
+        String name = settings.shardLease(shard);
+        if (current == null || !identity.equals(Leases.holder(current))
+                || !lease.uid.equals(Leases.text(current.getAsJsonObject("metadata"), "uid"))) {
+            lose(shard, current == null ? "its Lease " + name + " was deleted"
+                    : "its Lease " + name + " is held by '" + Leases.holder(current) + "'");
+            return;
+        }
+        try {
+            if (lease.releasing) {
+                held.remove(shard); // no write of the shard's keys from now on, then the Lease is free
+                put(name, Leases.freed(current), timeout);
+                LOG.info(() -> "Released shard " + shard + " (" + name + ")");
+            } else {
+                put(name, hold(current), timeout);
+                lease.renewedAt = start;
+            }
+        } catch (KubernetesException e) {
+            failed(e);
+        }
+    }
+
+    private void acquire(int wanted, Map<String, JsonObject> leases, List<String> live, long start, Duration timeout) {
+        int first = FairShare.firstChoice(live, identity, settings.shards());
+        for (int i = 0; i < settings.shards() && wanted > 0; i++) {
+            int shard = (first + i) % settings.shards();
+            String name = settings.shardLease(shard);
+            JsonObject current = leases.get(name);
+            if (held.containsKey(shard)) {
+                continue;
+            }
+            String holder = current == null ? "" : Leases.holder(current);
+            if (!holder.isEmpty() && !holder.equals(identity) && !expired(name, current)) {
+                continue;
+            }
+            try {
+                JsonObject stored = current == null
+                        ? http.send("POST", Leases.path(settings.election().namespace()), Map.of(),
+                                Leases.held(settings.election().namespace(), name, identity,
+                                        settings.election().leaseDuration().toSeconds()).toString(), "application/json", timeout)
+                        : put(name, hold(current), timeout);
+                held.put(shard, new Held(Leases.text(stored.getAsJsonObject("metadata"), "uid"), start));
+                acquisitions.incrementAndGet();
+                wanted--;
+                LOG.info(() -> "Acquired shard " + shard + " (" + name + ")" + (holder.isEmpty() ? "" : ", expired from '" + holder + "'"));
+                listener.acquired(shard);
+            } catch (KubernetesException e) {
+                if (e.code() != 409) { // 409: another replica was faster
+                    failed(e);
+                }
+            }
+        }
+    }
+
+    /** {@code lease} held by this replica from now on: renewed, or taken over with a transition. */
+    private JsonObject hold(JsonObject lease) {
+        JsonObject spec = Leases.spec(lease);
+        String now = Models.microTime(Instant.now());
+        boolean takeover = !identity.equals(Leases.holder(lease));
+        spec.addProperty("holderIdentity", identity);
+        spec.addProperty("leaseDurationSeconds", settings.election().leaseDuration().toSeconds());
+        spec.addProperty("renewTime", now);
+        if (takeover) {
+            spec.addProperty("acquireTime", now);
+            JsonElement transitions = spec.get("leaseTransitions");
+            spec.addProperty("leaseTransitions", (transitions == null || transitions.isJsonNull() ? 0 : transitions.getAsLong()) + 1);
+        }
+        lease.add("spec", spec);
+        return lease;
+    }
+
+    private JsonObject put(String name, JsonObject lease, Duration timeout) {
+        return http.send("PUT", Leases.path(settings.election().namespace(), name), Map.of(), lease.toString(), "application/json",
+                timeout);
+    }
+
+    private void lose(int shard, String why) {
+        Held lease = held.remove(shard);
+        if (lease != null && !lease.releasing) {
+            listener.released(shard);
+        }
+        LOG.warning(() -> "Lost shard " + shard + ": " + why);
+    }
+
+    /** Shards not renewed within the renew deadline are given up here (their writes already stopped at the deadline). */
+    private void expireStale() {
+        for (Map.Entry<Integer, Held> entry : new ArrayList<>(held.entrySet())) {
+            if (!fresh(entry.getValue())) {
+                lose(entry.getKey(), "its Lease was not renewed within the renew deadline ("
+                        + settings.election().renewDeadline().toSeconds() + " s)");
+            }
+        }
+    }
+
+    /** Gives every shard up (writes stop first), then frees their Leases and deletes the member Lease; failures leave them to expire. */
+    private void leave() {
+        List<Integer> shards = new ArrayList<>(held.keySet());
+        Map<Integer, Held> leaving = new HashMap<>(held);
+        held.clear();
+        leaving.forEach((shard, lease) -> {
+            if (!lease.releasing) {
+                listener.released(shard);
+            }
+        });
+        Duration timeout = settings.election().retryPeriod();
+        try {
+            for (int shard : shards) {
+                String name = settings.shardLease(shard);
+                http.getOptional(Leases.path(settings.election().namespace(), name), Map.of(), timeout).ifPresent(current -> {
+                    if (identity.equals(Leases.holder(current))
+                            && leaving.get(shard).uid.equals(Leases.text(current.getAsJsonObject("metadata"), "uid"))) {
+                        put(name, Leases.freed(current), timeout);
+                    }
+                });
+            }
+            http.send("DELETE", Leases.path(settings.election().namespace(), memberLease), Map.of(), null, null, timeout);
+            LOG.info(() -> "Left the shard group " + where() + (shards.isEmpty() ? "" : ", releasing shards " + shards));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not release the shard Leases " + where() + "; they will expire: " + e.getMessage());
+        }
+    }
+
+    private Duration jittered() {
+        return Backoff.constant(settings.election().retryPeriod()).withJitter(0.9, 1.1).delay(0);
+    }
+}

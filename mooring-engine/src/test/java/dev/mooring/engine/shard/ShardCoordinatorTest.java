@@ -1,0 +1,290 @@
+package dev.mooring.engine.shard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.mooring.api.ObjectKey;
+import dev.mooring.engine.ElectionSettings;
+import dev.mooring.engine.kube.KubeHttp;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The coordinator's decisions, one round at a time, several replicas on one fake clock, over a
+ * scripted store of Leases that compares resourceVersions as the API server does (what the real
+ * API server decides is left to ShardingIT).
+ */
+class ShardCoordinatorTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(15);
+    private static final Duration RENEW = Duration.ofSeconds(10);
+    private static final Duration RETRY = Duration.ofSeconds(2);
+    private static final String LEASES = "/apis/coordination.k8s.io/v1/namespaces/ops/leases";
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final LeaseStore api = new LeaseStore();
+    private final List<String> events = new ArrayList<>();
+
+    private ShardCoordinator replica(String identity, int shards) {
+        ApiClient client = new ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
+        ShardCoordinator coordinator = new ShardCoordinator(new KubeHttp(client),
+                new ShardSettings(new ElectionSettings("work", "ops", identity, LEASE, RENEW, RETRY), shards), now::get);
+        coordinator.listen(new ShardCoordinator.Listener() {
+            @Override
+            public void acquired(int shard) {
+                events.add(identity + "+" + shard);
+            }
+
+            @Override
+            public void released(int shard) {
+                events.add(identity + "-" + shard);
+            }
+        });
+        return coordinator;
+    }
+
+    private void advance(Duration by) {
+        now.addAndGet(by.toNanos());
+    }
+
+    /** Rounds of every replica, in turn, a retry period apart. */
+    private void rounds(int count, ShardCoordinator... replicas) {
+        for (int i = 0; i < count; i++) {
+            for (ShardCoordinator replica : replicas) {
+                replica.step();
+            }
+            advance(RETRY);
+        }
+    }
+
+    private static void assertDisjointAndComplete(int shards, ShardCoordinator... replicas) {
+        TreeSet<Integer> all = new TreeSet<>();
+        int total = 0;
+        for (ShardCoordinator replica : replicas) {
+            all.addAll(replica.owned());
+            total += replica.owned().size();
+        }
+        assertEquals(shards, total, "every shard owned once");
+        assertEquals(shards, all.size());
+    }
+
+    @Test
+    void aLoneReplicaAnnouncesItselfAndTakesEveryShardInItsFirstRound() {
+        ShardCoordinator a = replica("a", 4);
+        a.step();
+        assertEquals(List.of(0, 1, 2, 3), a.owned());
+        assertEquals(List.of("a"), a.members());
+        assertEquals("a", api.holder("work-shard-2"));
+        assertEquals("a", api.holder(new ShardSettings(new ElectionSettings("work", "ops", "a", LEASE, RENEW, RETRY), 4).memberLease()));
+        assertEquals(List.of("a+0", "a+1", "a+2", "a+3"), events);
+        assertTrue(a.owns(new ObjectKey("default", "anything")));
+    }
+
+    @Test
+    void aReplicaThatJoinsGetsHalfWithinTwoRoundsAndNoShardIsEverOwnedTwice() {
+        ShardCoordinator a = replica("a", 4);
+        ShardCoordinator b = replica("b", 4);
+        rounds(1, a);
+        for (int i = 0; i < 3; i++) {
+            b.step();
+            assertNoShardOwnedTwice(a, b);
+            a.step();
+            assertNoShardOwnedTwice(a, b);
+            advance(RETRY);
+        }
+        assertEquals(List.of(0, 1), a.owned(), "a keeps its lowest shards");
+        assertEquals(List.of(2, 3), b.owned());
+        assertEquals(List.of("a", "b"), a.members());
+        assertEquals(List.of("a+0", "a+1", "a+2", "a+3", "a-2", "a-3", "b+2", "b+3"), events);
+    }
+
+    private static void assertNoShardOwnedTwice(ShardCoordinator a, ShardCoordinator b) {
+        for (int shard : a.owned()) {
+            assertFalse(b.owned().contains(shard), "shard " + shard + " owned by both");
+        }
+    }
+
+    @Test
+    void aShardBeingReleasedTakesNoNewKeysButItsRunningPassesMayWriteUntilTheRelease() {
+        ShardCoordinator a = replica("a", 2);
+        ShardCoordinator b = replica("b", 2);
+        rounds(1, a, b); // a takes both; b, second, finds none free
+        assertEquals(List.of(0, 1), a.owned());
+        ObjectKey key = keyOfShard(new ShardMap(2), 1);
+        a.step(); // sees b: marks shard 1 for release
+        assertFalse(a.owns(key), "no new pass of the released shard's keys");
+        assertTrue(a.writesAllowed(key), "a pass already running may still write");
+        advance(RETRY);
+        a.step(); // releases it
+        assertFalse(a.writesAllowed(key));
+        assertEquals("", api.holder("work-shard-1"));
+        b.step();
+        assertTrue(b.owns(key));
+    }
+
+    @Test
+    void theShardsOfAFrozenReplicaMoveAfterTheLeaseDurationAndItStopsWritingAtItsRenewDeadline() {
+        ShardCoordinator a = replica("a", 4);
+        ShardCoordinator b = replica("b", 4);
+        ShardCoordinator c = replica("c", 4);
+        rounds(4, a, b, c);
+        assertDisjointAndComplete(4, a, b, c);
+        List<Integer> ofC = c.owned();
+        long renewedAt = now.get() - RETRY.toNanos(); // c's last round
+        // c stops (SIGSTOP, a partition): it sends nothing more; the others go on
+        while (now.get() + RETRY.toNanos() - renewedAt < RENEW.toNanos()) {
+            rounds(1, a, b);
+            assertDisjointAndComplete(4, a, b, c); // within c's deadline, its shards stay its own
+        }
+        rounds(1, a, b);
+        assertEquals(List.of(), c.owned(), "past its renew deadline c owns nothing");
+        for (int shard : ofC) {
+            assertFalse(c.writesAllowed(keyOfShard(new ShardMap(4), shard)));
+        }
+        rounds((int) (LEASE.toSeconds() / RETRY.toSeconds()) + 2, a, b);
+        assertEquals(List.of("a", "b"), a.members(), "c's member Lease expired");
+        assertDisjointAndComplete(4, a, b);
+        assertEquals(2, a.owned().size());
+        assertEquals(2, b.owned().size());
+    }
+
+    @Test
+    void aStoppedReplicaFreesItsShardsAndLeavesTheGroup() throws Exception {
+        ShardCoordinator a = replica("a", 3);
+        Thread loop = new Thread(a::run);
+        loop.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (a.owned().size() < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(3, a.owned().size());
+        a.stop(Duration.ofSeconds(10));
+        loop.join(10_000);
+        assertEquals(List.of(), a.owned());
+        assertEquals("", api.holder("work-shard-0"));
+        assertEquals(3, api.leases.size(), "the member Lease is deleted, the shard Leases stay free: " + api.leases.keySet());
+        ShardCoordinator b = replica("b", 3);
+        b.step();
+        assertEquals(List.of(0, 1, 2), b.owned(), "a successor takes them at once, without waiting for expiry");
+    }
+
+    @Test
+    void sharesDifferByAtMostOneAndEveryReplicaStartsFromItsOwnStretch() {
+        List<String> members = List.of("a", "b", "c");
+        assertEquals(List.of(3, 3, 2), members.stream().map(m -> FairShare.of(members, m, 8)).toList());
+        assertEquals(List.of(0, 2, 5), members.stream().map(m -> FairShare.firstChoice(members, m, 8)).toList());
+    }
+
+    @Test
+    void keysSpreadOverTheShardsAndAKeyAlwaysMapsToTheSameOne() {
+        ShardMap map = new ShardMap(4);
+        int[] counts = new int[4];
+        for (int i = 0; i < 4000; i++) {
+            counts[map.shardOf(new ObjectKey("ns-" + i % 7, "object-" + i))]++;
+        }
+        for (int count : counts) {
+            assertTrue(count > 850 && count < 1150, java.util.Arrays.toString(counts));
+        }
+        // pinned: the function is part of the contract between replicas of different versions
+        assertEquals(new ShardMap(16).shardOf(new ObjectKey("default", "a")), new ShardMap(16).shardOf(new ObjectKey("default", "a")));
+        assertEquals(fnv1a("default/a") % 16, new ShardMap(16).shardOf(new ObjectKey("default", "a")));
+        assertEquals(fnv1a("/node-1") % 5, new ShardMap(5).shardOf(new ObjectKey(null, "node-1")));
+    }
+
+    /** FNV-1a 32 as published (offset basis 2166136261, prime 16777619), unsigned. */
+    private static long fnv1a(String text) {
+        long hash = 2166136261L;
+        for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            hash = ((hash ^ (b & 0xff)) * 16777619L) & 0xffffffffL;
+        }
+        return hash;
+    }
+
+    private static ObjectKey keyOfShard(ShardMap map, int shard) {
+        for (int i = 0;; i++) {
+            ObjectKey key = new ObjectKey("default", "k" + i);
+            if (map.shardOf(key) == shard) {
+                return key;
+            }
+        }
+    }
+
+    /** Leases as the API server keeps them: a resourceVersion per write, 409 on a stale one or a second create. */
+    private static final class LeaseStore {
+        final Map<String, JsonObject> leases = new TreeMap<>();
+        int version;
+        int uids;
+
+        synchronized String holder(String name) {
+            return leases.get(name).getAsJsonObject("spec").get("holderIdentity").getAsString();
+        }
+
+        synchronized Response answer(Request request) throws java.io.IOException {
+            String path = request.url().encodedPath();
+            String method = request.method();
+            if (method.equals("GET") && path.equals(LEASES)) {
+                JsonArray items = new JsonArray();
+                leases.values().forEach(lease -> items.add(lease.deepCopy()));
+                JsonObject list = new JsonObject();
+                list.add("items", items);
+                return respond(request, 200, list.toString());
+            }
+            String name = path.substring(path.lastIndexOf('/') + 1);
+            if (method.equals("GET")) {
+                return leases.containsKey(name) ? respond(request, 200, leases.get(name).toString()) : notFound(request);
+            }
+            if (method.equals("DELETE")) {
+                return leases.remove(name) != null ? respond(request, 200, "{}") : notFound(request);
+            }
+            okio.Buffer buffer = new okio.Buffer();
+            request.body().writeTo(buffer);
+            JsonObject written = JsonParser.parseString(buffer.readUtf8()).getAsJsonObject();
+            JsonObject metadata = written.getAsJsonObject("metadata");
+            if (method.equals("POST")) {
+                name = metadata.get("name").getAsString();
+                if (leases.containsKey(name)) {
+                    return respond(request, 409, "{\"kind\":\"Status\",\"code\":409,\"reason\":\"AlreadyExists\"}");
+                }
+                metadata.addProperty("uid", "u" + ++uids);
+            } else {
+                JsonObject stored = leases.get(name);
+                if (stored == null) {
+                    return notFound(request);
+                }
+                if (!stored.getAsJsonObject("metadata").get("resourceVersion").equals(metadata.get("resourceVersion"))) {
+                    return respond(request, 409, "{\"kind\":\"Status\",\"code\":409,\"reason\":\"Conflict\"}");
+                }
+            }
+            metadata.addProperty("resourceVersion", Integer.toString(++version));
+            leases.put(name, written);
+            return respond(request, method.equals("POST") ? 201 : 200, written.toString());
+        }
+
+        private static Response notFound(Request request) {
+            return respond(request, 404, "{\"kind\":\"Status\",\"code\":404,\"reason\":\"NotFound\"}");
+        }
+
+        private static Response respond(Request request, int code, String body) {
+            return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(code).message("scripted")
+                    .body(ResponseBody.create(body, MediaType.get("application/json"))).build();
+        }
+    }
+}
