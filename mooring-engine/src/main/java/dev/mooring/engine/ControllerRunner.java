@@ -78,6 +78,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches = new LinkedHashMap<>();
     private volatile EventSource<T> primary;
     private volatile ScheduledExecutorService scheduler;
+    /** The keys this replica takes (with sharding, those of the shards it owns); all without. */
+    private volatile java.util.function.Predicate<ObjectKey> taken = key -> true;
 
     /**
      * @param clients the live client for a default namespace
@@ -181,6 +183,31 @@ public final class ControllerRunner<T extends KubernetesObject> {
                 + ", " + definition.workers() + " worker(s)");
     }
 
+    /**
+     * Pass only the keys {@code taken} accepts (with sharding: those of the shards this replica
+     * owns, asked when a worker takes the key); the others leave the queue without a pass.
+     */
+    public void takeOnly(java.util.function.Predicate<ObjectKey> taken) {
+        this.taken = Objects.requireNonNull(taken, "taken");
+    }
+
+    /**
+     * Queue, as backlog ({@link dev.mooring.engine.queue.Priority#LOW}), every cached primary
+     * whose key {@code keys} accepts: the objects of a shard this replica just took get a pass.
+     */
+    public void enqueueCached(java.util.function.Predicate<ObjectKey> keys) {
+        EventSource<T> source = primary;
+        if (source == null) {
+            return;
+        }
+        for (T object : source.list()) {
+            ObjectKey key = ObjectKey.of(object);
+            if (keys.test(key)) {
+                queue.add(key, dev.mooring.engine.queue.Priority.LOW);
+            }
+        }
+    }
+
     /** Request a pass of {@code key}; coalesced; a no-op after stop. */
     public void enqueue(ObjectKey key) {
         queue.add(Objects.requireNonNull(key, "key"));
@@ -193,6 +220,12 @@ public final class ControllerRunner<T extends KubernetesObject> {
         try {
             for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
                 ObjectKey key = next.get();
+                if (!taken.test(key)) {
+                    // another replica's shard: passed there, or queued again here when this replica takes it
+                    queue.forget(key);
+                    queue.done(key);
+                    continue;
+                }
                 String reconcileId = java.util.UUID.randomUUID().toString();
                 try (Tracing.Span span = tracing.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
                         LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);

@@ -124,6 +124,30 @@ class ControllerRunnerTest {
     }
 
     @Test
+    void keysOfShardsThisReplicaDoesNotOwnLeaveTheQueueWithoutAPassAndComeBackWhenItTakesThem() throws Exception {
+        java.util.Set<String> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        owned.add("a");
+        runner = runner(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            return Result.done();
+        });
+        runner.takeOnly(key -> owned.contains(key.name()));
+        runner.attachPrimary(source);
+        runner.startWorkers(workers, timers);
+        source.add(deployment("a", "1", 1));
+        source.add(deployment("b", "1", 1));
+        assertTrue(queue.awaitIdle(WAIT), "the queue drains");
+        assertEquals(List.of("a"), seen.stream().map(deployment -> deployment.getMetadata().getName()).toList(),
+                "b is another replica's");
+        assertEquals(0, queue.depth());
+
+        owned.add("b"); // this replica takes b's shard
+        runner.enqueueCached(key -> key.name().equals("b"));
+        awaitOutcomes(2);
+        assertEquals(List.of("a", "b"), seen.stream().map(deployment -> deployment.getMetadata().getName()).toList());
+    }
+
+    @Test
     void updatesThatChangeOnlyTheStatusAreDroppedAndResyncsAreNot() throws Exception {
         start(definition(null, false, null), (deployment, context) -> {
             seen.add(deployment);
