@@ -78,8 +78,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches = new LinkedHashMap<>();
     private volatile EventSource<T> primary;
     private volatile ScheduledExecutorService scheduler;
-    /** The keys this replica takes (with sharding, those of the shards it owns); all without. */
-    private volatile java.util.function.Predicate<ObjectKey> taken = key -> true;
+    /** With sharding: which keys this replica passes, and the pass's key for the write guard; null without. */
+    private volatile dev.mooring.engine.shard.ShardGuard shards;
 
     /**
      * @param clients the live client for a default namespace
@@ -184,11 +184,12 @@ public final class ControllerRunner<T extends KubernetesObject> {
     }
 
     /**
-     * Pass only the keys {@code taken} accepts (with sharding: those of the shards this replica
-     * owns, asked when a worker takes the key); the others leave the queue without a pass.
+     * Share the work with other replicas: pass only the keys {@code shards} takes (asked when a
+     * worker takes the key; the others leave the queue without a pass), each pass marked with its
+     * key for the write guard. Call before {@link #startWorkers}.
      */
-    public void takeOnly(java.util.function.Predicate<ObjectKey> taken) {
-        this.taken = Objects.requireNonNull(taken, "taken");
+    public void shareWork(dev.mooring.engine.shard.ShardGuard shards) {
+        this.shards = Objects.requireNonNull(shards, "shards");
     }
 
     /**
@@ -220,14 +221,16 @@ public final class ControllerRunner<T extends KubernetesObject> {
         try {
             for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
                 ObjectKey key = next.get();
-                if (!taken.test(key)) {
+                dev.mooring.engine.shard.ShardGuard sharding = shards;
+                if (sharding != null && !sharding.takes(key)) {
                     // another replica's shard: passed there, or queued again here when this replica takes it
                     queue.forget(key);
                     queue.done(key);
                     continue;
                 }
                 String reconcileId = java.util.UUID.randomUUID().toString();
-                try (Tracing.Span span = tracing.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
+                try (dev.mooring.engine.shard.ShardGuard.Passing passing = sharding == null ? () -> { } : sharding.passing(key);
+                        Tracing.Span span = tracing.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
                         LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
                         LogFields.Scope traced = LogFields.trace(span)) {
                     Outcome.Kind outcome = reconcile(key);

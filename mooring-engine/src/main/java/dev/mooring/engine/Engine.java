@@ -54,6 +54,7 @@ public final class Engine {
         private PassObserver observer = PassObserver.NONE;
         private String operatorNamespace = "default";
         private java.time.Clock clock = java.time.Clock.systemUTC();
+        private dev.mooring.engine.shard.ShardCoordinator shards;
 
         private Builder(KubeHttp requests, KubeHttp watches) {
             this.requests = Objects.requireNonNull(requests, "requests");
@@ -171,6 +172,17 @@ public final class Engine {
         }
 
         /**
+         * Share every controller's work with other replicas through {@code shards}: a controller
+         * passes only the keys of the shards this replica owns, every write of a pass is checked
+         * against its key's shard just before it is sent, and a shard taken queues its cached
+         * objects. The caller runs the coordinator (after {@link #build()}, which listens to it).
+         */
+        public Builder shards(dev.mooring.engine.shard.ShardCoordinator shards) {
+            this.shards = Objects.requireNonNull(shards, "shards");
+            return this;
+        }
+
+        /**
          * The runtime, not started.
          *
          * @throws IllegalStateException if no threads were given
@@ -180,7 +192,7 @@ public final class Engine {
                 throw new IllegalStateException("Give the engine its threads with threads(executor, scheduler)");
             }
             return new OperatorRuntime(requests, watches, List.copyOf(entries), executor, scheduler, requestScope, retry,
-                    observer, operatorNamespace, clock);
+                    observer, operatorNamespace, clock, shards);
         }
     }
 }

@@ -76,8 +76,9 @@ public final class OperatorRuntime {
     /** Built by {@link Engine#builder}; see there for the parts. */
     OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
             ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer,
-            String operatorNamespace, java.time.Clock clock) {
-        this.requests = requests;
+            String operatorNamespace, java.time.Clock clock, dev.mooring.engine.shard.ShardCoordinator shards) {
+        dev.mooring.engine.shard.ShardGuard guard = shards == null ? null : dev.mooring.engine.shard.ShardGuard.of(shards);
+        this.requests = guard == null ? requests : guard.guard(requests);
         this.clock = clock;
         this.types = new DiscoveredKinds(requests);
         this.pool = new InformerPool(requests, watches, retry.maxDelay(), observer::informerCreated);
@@ -85,6 +86,20 @@ public final class OperatorRuntime {
         this.scheduler = scheduler;
         for (Entry entry : entries) {
             runners.put(entry.definition().name(), runner(entry, requestScope, retry, observer, operatorNamespace));
+        }
+        if (shards != null) {
+            runners.values().forEach(runner -> runner.shareWork(guard));
+            shards.listen(new dev.mooring.engine.shard.ShardCoordinator.Listener() {
+                @Override
+                public void acquired(int shard) {
+                    runners.values().forEach(runner -> runner.enqueueCached(key -> shards.map().shardOf(key) == shard));
+                }
+
+                @Override
+                public void released(int shard) {
+                    // its keys are skipped by the workers from now on; the queue keeps nothing to drop
+                }
+            });
         }
     }
 

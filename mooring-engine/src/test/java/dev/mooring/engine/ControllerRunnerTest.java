@@ -131,7 +131,7 @@ class ControllerRunnerTest {
             seen.add(deployment);
             return Result.done();
         });
-        runner.takeOnly(key -> owned.contains(key.name()));
+        runner.shareWork(new dev.mooring.engine.shard.ShardGuard(key -> owned.contains(key.name()), key -> true));
         runner.attachPrimary(source);
         runner.startWorkers(workers, timers);
         source.add(deployment("a", "1", 1));

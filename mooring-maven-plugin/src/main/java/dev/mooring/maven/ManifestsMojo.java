@@ -64,9 +64,17 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter(property = "mooring.manifests.replicas", defaultValue = "1")
     int replicas;
 
-    /** The leader election Lease (required for more than one replica). */
+    /** The leader election Lease (more than one replica needs it, or shards); with shards, the prefix of their Leases' names. */
     @Parameter(property = "mooring.manifests.lease-name")
     String leaseName;
+
+    /**
+     * Split every controller's keys into this many shards, each owned through its own Lease, so
+     * that all replicas reconcile at once (the Deployment's {@code MOORING_SHARDING_SHARDS}; the
+     * RBAC for the shard Leases); 0, the default: none.
+     */
+    @Parameter(property = "mooring.manifests.shards", defaultValue = "0")
+    int shards;
 
     /** The webhook configurations' CA bundle (PEM); else {@code MOORING_WEBHOOK_CA_FILE}. */
     @Parameter(property = "mooring.manifests.ca-file")
@@ -160,7 +168,7 @@ public class ManifestsMojo extends AbstractMojo {
             }
             Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
                     replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks,
-                    webhooksAdmitOperator, certificates, issuer, monitoring, secureMetrics), System.getenv());
+                    webhooksAdmitOperator, certificates, issuer, monitoring, secureMetrics, shards), System.getenv());
             GenerateManifests.notes(files).forEach(note -> getLog().warn("mooring:manifests: " + note));
             Files.createDirectories(output.toPath());
             try (var written = Files.list(output.toPath())) {

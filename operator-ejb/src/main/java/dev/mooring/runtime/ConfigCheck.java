@@ -35,7 +35,7 @@ final class ConfigCheck {
             "mooring.watch.idle-timeout", "mooring.retry.base-delay", "mooring.retry.max-delay", "mooring.leader-election.enabled",
             "mooring.leader-election.lease-name", "mooring.leader-election.namespace", "mooring.leader-election.identity",
             "mooring.leader-election.lease-duration", "mooring.leader-election.renew-deadline",
-            "mooring.leader-election.retry-period", "mooring.leader-election.warm-standby", "mooring.webhook.port", "mooring.webhook.ca-file",
+            "mooring.leader-election.retry-period", "mooring.leader-election.warm-standby", "mooring.sharding.shards", "mooring.webhook.port", "mooring.webhook.ca-file",
             "mooring.webhook.tls.cert-file", "mooring.webhook.tls.key-file", "mooring.webhook.tls.keystore",
             "mooring.webhook.tls.keystore-password", "mooring.webhook.tls.client-auth", "mooring.webhook.tls.client-ca-file",
             "mooring.admission.threads", "mooring.admission.queue", "mooring.webhook.certificates",
@@ -70,6 +70,8 @@ final class ConfigCheck {
         check(problems, values::pingInterval);
         check(problems, values::retry);
         check(problems, () -> MooringConfig.leaderElectionEnabled(config) ? values.leaderElection() : null);
+        check(problems, () -> MooringConfig.shards(config) > 0
+                ? new dev.mooring.engine.shard.ShardSettings(values.leaderElection(), MooringConfig.shards(config)) : null);
         check(problems, () -> MooringConfig.warmStandby(config));
         check(problems, () -> MooringConfig.webhookPort(config));
         check(problems, () -> MooringConfig.admissionPool(config));

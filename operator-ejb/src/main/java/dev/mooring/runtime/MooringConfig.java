@@ -368,6 +368,41 @@ public class MooringConfig {
     }
 
     /**
+     * {@code mooring.sharding.shards}: split the keys of every controller into this many shards,
+     * each owned through its own Lease, so that all replicas reconcile at once, each its own
+     * shards. The Leases are named, placed and timed by {@code mooring.leader-election.*}
+     * ({@code <lease-name>-shard-<i>}, {@code <lease-name>-member-<hash>}). Default 0: no
+     * sharding.
+     *
+     * @throws IllegalArgumentException naming the property unless a whole number from 0 to
+     *     {@value dev.mooring.engine.shard.ShardSettings#MAX_SHARDS}, or when leader election is
+     *     enabled as well
+     */
+    public int shards() {
+        return shards(config);
+    }
+
+    static int shards(Config config) {
+        String key = "mooring.sharding.shards";
+        String value = config.getOptionalValue(key, String.class).map(String::trim).orElse("0");
+        int shards = -1;
+        try {
+            shards = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        if (shards < 0 || shards > dev.mooring.engine.shard.ShardSettings.MAX_SHARDS) {
+            throw new IllegalArgumentException(key + " must be a whole number from 0 to "
+                    + dev.mooring.engine.shard.ShardSettings.MAX_SHARDS + ", not '" + value + "'");
+        }
+        if (shards > 0 && leaderElectionEnabled(config)) {
+            throw new IllegalArgumentException(key + " and mooring.leader-election.enabled=true exclude each other: with shards"
+                    + " every replica is active on its own shards; turn leader election off");
+        }
+        return shards;
+    }
+
+    /**
      * {@code mooring.leader-election.warm-standby}: whether a standby starts its informers as the
      * leader does (lists, watches and keeps the cache and the queue of each controller, but runs no
      * pass and sends no write), so that it reconciles from a synced cache the moment it acquires the

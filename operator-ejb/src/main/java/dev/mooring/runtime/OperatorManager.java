@@ -74,6 +74,7 @@ public class OperatorManager {
     private final java.util.concurrent.atomic.AtomicBoolean processFailed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile OperatorRuntime runtime;
     private volatile dev.mooring.engine.LeaderElector elector;
+    private volatile dev.mooring.engine.shard.ShardCoordinator shards;
 
     @PostConstruct
     void start() {
@@ -102,6 +103,13 @@ public class OperatorManager {
             }
             Engine.Builder engine = Engine.builder(requests, kubernetes.watches()).threads(threads.loops(), threads.timers())
                     .requestScope(requestScopes).retry(config.retry()).observer(metrics).operatorNamespace(namespace);
+            int shardCount = config.shards();
+            if (shardCount > 0) {
+                // every replica active, each passing (and writing for) the keys of the shards whose Leases it holds
+                shards = new dev.mooring.engine.shard.ShardCoordinator(kubernetes.requests(),
+                        new dev.mooring.engine.shard.ShardSettings(config.leaderElection(), shardCount));
+                engine.shards(shards);
+            }
             List<ControllerDefinition> definitions = new ArrayList<>();
             for (ReconcilerExtension.Discovered controller : discovered) {
                 definitions.add(add(engine, controller, namespace));
@@ -124,10 +132,17 @@ public class OperatorManager {
                 // a failed leader gives up its Lease, so that a healthy standby can take over
                 threads.loops().submit(() -> elector.stop(elector.settings().renewDeadline()));
             }
+            if (shards != null) {
+                // and a failed replica its shards, so that the others take them at once
+                threads.loops().submit(() -> shards.stop(shards.settings().election().renewDeadline()));
+            }
         });
         fire(dev.mooring.api.LifecycleEvent.Type.STARTUP, dev.mooring.api.LifecycleEvent.Scope.PROCESS, null);
         if (elector == null) {
             started.start();
+            if (shards != null) {
+                threads.loops().submit(this::coordinate);
+            }
         } else {
             if (config.warmStandby()) {
                 // a warm standby: informers synced and queues filled while it waits, so that it reconciles the
@@ -159,6 +174,18 @@ public class OperatorManager {
             startFailures.add("leader election: " + rootMessage(e));
             LOG.log(Level.SEVERE, "Leader election failed: " + rootMessage(e), e);
             endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.FAILURE, e);
+            runtime.fail(e);
+            failProcess(e);
+        }
+    }
+
+    /** The shard coordination loop, until the stop; a fatal error (such as no right to write Leases) fails the runtime. */
+    private void coordinate() {
+        try {
+            shards.run();
+        } catch (RuntimeException e) {
+            startFailures.add("sharding: " + rootMessage(e));
+            LOG.log(Level.SEVERE, "Shard coordination failed: " + rootMessage(e), e);
             runtime.fail(e);
             failProcess(e);
         }
@@ -231,6 +258,9 @@ public class OperatorManager {
             running.stop(); // while the elector keeps renewing
         }
         endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.SHUTDOWN, null);
+        if (shards != null) {
+            shards.stop(shards.settings().election().renewDeadline()); // after the drain: the shards are free at once
+        }
         if (elector != null) {
             elector.stop(elector.settings().renewDeadline()); // then the Lease is released
         }
@@ -266,7 +296,8 @@ public class OperatorManager {
      */
     public boolean ready() {
         OperatorRuntime running = runtime;
-        return healthy() && (elector == null || elector.isLeader()) && (running == null || running.ready());
+        return healthy() && (elector == null || elector.isLeader()) && (shards == null || shards.connected())
+                && (running == null || running.ready());
     }
 
     /**
@@ -303,6 +334,16 @@ public class OperatorManager {
             return elector.electing() && elector.connected() && !leaderTerm.get();
         }
         return ready();
+    }
+
+    /** Sharding state for health data: the shards this replica owns and the members it sees; null without sharding. */
+    public String sharding() {
+        dev.mooring.engine.shard.ShardCoordinator running = shards;
+        if (running == null) {
+            return null;
+        }
+        return "shards " + running.owned() + " of " + running.settings().shards() + " (" + running.settings().election().identity()
+                + "; members " + running.members() + ")";
     }
 
     /** Leader election state for health data: null without election. */

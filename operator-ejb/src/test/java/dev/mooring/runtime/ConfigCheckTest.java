@@ -95,6 +95,21 @@ class ConfigCheckTest {
     }
 
     @Test
+    void theShardCountIsCheckedAndExcludesLeaderElection() {
+        assertEquals(List.of(), ConfigCheck.problems(config(Map.of("mooring.sharding.shards", "8")), CONTROLLERS));
+        String message = ConfigCheck.problems(config(Map.of("mooring.sharding.shards", "many")), CONTROLLERS).get(0).getMessage();
+        assertTrue(message.contains("mooring.sharding.shards") && message.contains("'many'"), message);
+        message = ConfigCheck.problems(config(Map.of("mooring.sharding.shards", "300")), CONTROLLERS).get(0).getMessage();
+        assertTrue(message.contains("from 0 to 256"), message);
+        message = ConfigCheck.problems(config(Map.of("mooring.sharding.shards", "4", "mooring.leader-election.enabled", "true")),
+                CONTROLLERS).get(0).getMessage();
+        assertTrue(message.contains("exclude each other"), message);
+        message = ConfigCheck.problems(config(Map.of("mooring.sharding.shards", "4", "mooring.leader-election.retry-period", "30s")),
+                CONTROLLERS).get(0).getMessage();
+        assertTrue(message.contains("mooring.leader-election.retry-period"), "the Leases' timing is checked too: " + message);
+    }
+
+    @Test
     void theLeaderElectionSettingsAreCheckedWhenItIsOn() {
         Map<String, String> settings = Map.of("mooring.leader-election.enabled", "true", "mooring.leader-election.renew-deadline", "20s");
         String message = ConfigCheck.problems(config(settings), CONTROLLERS).get(0).getMessage();

@@ -20,7 +20,7 @@ import java.util.Map;
  *
  * <pre>
  * java -cp "$OPERATOR_CLASSES:$MOORING_CLASSPATH" dev.mooring.manifests.GenerateManifests \
- *     --output DIR [--name NAME --namespace NAMESPACE [--image IMAGE] [--replicas N] [--lease-name LEASE]
+ *     --output DIR [--name NAME --namespace NAMESPACE [--image IMAGE] [--replicas N] [--lease-name LEASE] [--shards N]
  *     [--certificates self-managed|cert-manager [--issuer KIND/NAME] | --ca-file CA.crt | --inject-ca-from NAMESPACE/CERTIFICATE]
  *     [--without-webhooks] [--webhooks-admit-operator] [--monitoring] [--secure-metrics]] CLASS...
  * </pre>
@@ -48,7 +48,7 @@ import java.util.Map;
  */
 public final class GenerateManifests {
 
-    private static final List<String> VALUED = List.of("--output", "--name", "--namespace", "--lease-name", "--image", "--replicas",
+    private static final List<String> VALUED = List.of("--output", "--name", "--namespace", "--lease-name", "--shards", "--image", "--replicas",
             "--ca-file", "--inject-ca-from", "--certificates", "--issuer");
     /** The single-file install beside the kustomize folder: every object, not listed in kustomization.yaml. */
     public static final String INSTALL_FILE = "install.yaml";
@@ -100,7 +100,15 @@ public final class GenerateManifests {
      */
     public record Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
             String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer,
-            boolean monitoring, boolean secureMetrics) {
+            boolean monitoring, boolean secureMetrics, int shards) {
+
+        /** Options without sharding. */
+        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
+                String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer,
+                boolean monitoring, boolean secureMetrics) {
+            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, webhooksAdmitOperator,
+                    certificates, issuer, monitoring, secureMetrics, 0);
+        }
 
         /** Options with metrics open to every caller. */
         public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
@@ -147,6 +155,10 @@ public final class GenerateManifests {
                             + option(caFile != null ? "--ca-file" : "--inject-ca-from") + ", which names one made elsewhere");
                 }
             }
+            if (shards < 0 || shards > dev.mooring.engine.shard.ShardSettings.MAX_SHARDS) {
+                throw new IllegalArgumentException(option("--shards") + " must be from 0 to "
+                        + dev.mooring.engine.shard.ShardSettings.MAX_SHARDS + ", got " + shards);
+            }
             if (issuer != null && !"cert-manager".equals(certificates)) {
                 throw new IllegalArgumentException(option("--issuer") + " needs " + option("--certificates") + " cert-manager");
             }
@@ -186,7 +198,8 @@ public final class GenerateManifests {
         return files(classes, new Options(options.get("--name"), options.get("--namespace"), options.get("--image"),
                 replicas(options), options.get("--lease-name"), options.get("--ca-file"), options.get("--inject-ca-from"),
                 args.contains("--without-webhooks"), args.contains("--webhooks-admit-operator"), options.get("--certificates"),
-                options.get("--issuer"), args.contains("--monitoring"), args.contains("--secure-metrics")), environment);
+                options.get("--issuer"), args.contains("--monitoring"), args.contains("--secure-metrics"),
+                wholeNumber(options, "--shards", "0")), environment);
     }
 
     /**
@@ -218,13 +231,14 @@ public final class GenerateManifests {
             }
             Certificates.Mode certificates = options.certificateMode(environment);
             files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(options.name(), options.namespace(),
-                    options.leaseName(), webhooks && certificates == Certificates.Mode.SELF_MANAGED, options.secureMetrics()))));
+                    options.leaseName(), webhooks && certificates == Certificates.Mode.SELF_MANAGED, options.secureMetrics(),
+                    options.shards()))));
             if (webhooks && certificates == Certificates.Mode.CERT_MANAGER) {
                 files.put("certificates.yaml", Yaml.of(Certificates.certManager(options.name(), options.namespace(), options.issuer())));
             }
             if (options.image() != null) {
                 Workload.Settings workload = new Workload.Settings(options.name(), options.namespace(), options.image(),
-                        options.replicas(), options.leaseName(), webhooks, certificates, options.secureMetrics());
+                        options.replicas(), options.leaseName(), webhooks, certificates, options.secureMetrics(), options.shards());
                 List<JsonObject> deployment = new ArrayList<>(List.of(Workload.deployment(workload)));
                 Workload.disruptionBudget(workload).ifPresent(deployment::add);
                 files.put("deployment.yaml", Yaml.of(deployment));
@@ -298,11 +312,15 @@ public final class GenerateManifests {
     }
 
     private static int replicas(Map<String, String> options) {
-        String value = options.getOrDefault("--replicas", "1");
+        return wholeNumber(options, "--replicas", "1");
+    }
+
+    private static int wholeNumber(Map<String, String> options, String flag, String defaultValue) {
+        String value = options.getOrDefault(flag, defaultValue);
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option("--replicas") + " must be a whole number, not '" + value + "'");
+            throw new IllegalArgumentException(option(flag) + " must be a whole number, not '" + value + "'");
         }
     }
 

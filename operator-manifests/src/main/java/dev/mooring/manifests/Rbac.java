@@ -50,13 +50,22 @@ public final class Rbac {
      * @param name the ServiceAccount's and the roles' name
      * @param namespace the operator's namespace (the ServiceAccount's, and the default of controllers)
      * @param leaseName the leader election Lease (in the operator namespace), or null without election
+     * @param shards the number of shards ({@code mooring.sharding.shards}), 0 without sharding: the
+     *     shard and member Leases' names are not known in advance, so every Lease of the operator's
+     *     namespace may be read, listed, created, updated and deleted
      * @param selfManagedCertificates whether the operator keeps its webhook certificate: its Secret, its
      *     ServiceAccount (the Secret's owner) and its webhook configurations, each by name
      * @param secureMetrics whether the operator checks its metrics' callers: it may create
      *     TokenReviews and SubjectAccessReviews, and a {@code <name>-metrics-reader} ClusterRole
      *     (bound to no one) lets a scraper read {@code /mooring/metrics}
      */
-    public record Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates, boolean secureMetrics) {
+    public record Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates, boolean secureMetrics,
+            int shards) {
+
+        /** Settings without sharding. */
+        public Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates, boolean secureMetrics) {
+            this(name, namespace, leaseName, selfManagedCertificates, secureMetrics, 0);
+        }
 
         /** Settings without self-managed webhook certificates. */
         public Settings(String name, String namespace, String leaseName) {
@@ -125,7 +134,10 @@ public final class Rbac {
                 }
             }
         }
-        if (settings.leaseName() != null) {
+        if (settings.shards() > 0) {
+            rbac.add(new Key(settings.namespace(), "coordination.k8s.io", "leases", Set.of()), "create", "delete", "get", "list",
+                    "update");
+        } else if (settings.leaseName() != null) {
             rbac.add(new Key(settings.namespace(), "coordination.k8s.io", "leases", Set.of()), "create");
             rbac.add(new Key(settings.namespace(), "coordination.k8s.io", "leases", Set.of(settings.leaseName())), "get", "update");
         }

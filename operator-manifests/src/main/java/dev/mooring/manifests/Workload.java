@@ -30,15 +30,24 @@ public final class Workload {
      * @param namespace the operator's namespace
      * @param image the operator's image
      * @param replicas how many pods (more than one needs leader election)
-     * @param leaseName the leader election Lease, or null without election
+     * @param leaseName the leader election Lease, or null without election; with shards, the prefix of
+     *     the shard Leases' names (null: {@code mooring})
      * @param webhooks whether the operator serves admission webhooks (HTTPS port, TLS Secret, Service)
      * @param certificates where the webhook certificate comes from: self-managed (made by the operator, read
      *     through the API: no volume) or a Secret that cert-manager or someone else fills (mounted)
      * @param secureMetrics whether metrics are served only on the HTTPS port to callers the API server
      *     authenticates and authorizes ({@code MOORING_METRICS_SECURE})
+     * @param shards the number of shards ({@code MOORING_SHARDING_SHARDS}: every replica active on its
+     *     own shards, no leader election), 0 without
      */
     public record Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
-            Certificates.Mode certificates, boolean secureMetrics) {
+            Certificates.Mode certificates, boolean secureMetrics, int shards) {
+
+        /** Settings without sharding. */
+        public Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
+                Certificates.Mode certificates, boolean secureMetrics) {
+            this(name, namespace, image, replicas, leaseName, webhooks, certificates, secureMetrics, 0);
+        }
 
         /** Settings with metrics open to every caller. */
         public Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
@@ -55,9 +64,10 @@ public final class Workload {
             if (replicas < 1) {
                 throw new IllegalArgumentException(GenerateManifests.option("--replicas") + " must be at least 1, got " + replicas);
             }
-            if (replicas > 1 && leaseName == null) {
+            if (replicas > 1 && leaseName == null && shards == 0) {
                 throw new IllegalArgumentException(GenerateManifests.option("--replicas") + " " + replicas
-                        + " needs leader election: give " + GenerateManifests.option("--lease-name"));
+                        + " needs leader election or shards: give " + GenerateManifests.option("--lease-name") + " or "
+                        + GenerateManifests.option("--shards"));
             }
             java.util.Objects.requireNonNull(certificates, "certificates");
         }
@@ -110,7 +120,12 @@ public final class Workload {
         JsonArrayBuilder env = Json.createArrayBuilder().add(Json.createObjectBuilder().add("name", "MOORING_NAMESPACE")
                 .add("valueFrom", Json.createObjectBuilder().add("fieldRef", Json.createObjectBuilder()
                         .add("fieldPath", "metadata.namespace"))));
-        if (settings.leaseName() != null) {
+        if (settings.shards() > 0) {
+            env.add(variable("MOORING_SHARDING_SHARDS", Integer.toString(settings.shards())));
+            if (settings.leaseName() != null) {
+                env.add(variable("MOORING_LEADER_ELECTION_LEASE_NAME", settings.leaseName()));
+            }
+        } else if (settings.leaseName() != null) {
             env.add(variable("MOORING_LEADER_ELECTION_ENABLED", "true"));
             env.add(variable("MOORING_LEADER_ELECTION_LEASE_NAME", settings.leaseName()));
         }

@@ -110,6 +110,30 @@ class GenerateManifestsTest {
     }
 
     @Test
+    void shardedReplicasGetTheShardCountAndTheRightsOnEveryLeaseOfTheirNamespace() throws Exception {
+        Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators", "--image",
+                "example/widgets:1", "--replicas", "3", "--shards", "8", Widget.class.getName(), WidgetController.class.getName()),
+                Map.of());
+        String deployment = files.get("deployment.yaml");
+        assertTrue(deployment.contains("replicas: 3"), deployment);
+        assertTrue(java.util.regex.Pattern.compile("MOORING_SHARDING_SHARDS\\s+value: ['\"]?8['\"]?\\s").matcher(deployment).find(),
+                deployment);
+        assertTrue(!deployment.contains("MOORING_LEADER_ELECTION_ENABLED"), "no election with shards:\n" + deployment);
+        String rbac = files.get("rbac.yaml");
+        int leases = rbac.indexOf("- leases");
+        assertTrue(leases > 0, rbac);
+        String rule = rbac.substring(rbac.lastIndexOf("- apiGroups", leases), rbac.indexOf("verbs", leases) + 80);
+        for (String verb : List.of("create", "delete", "get", "list", "update")) {
+            assertTrue(rule.contains("- " + verb), verb + " on leases in\n" + rule);
+        }
+        assertTrue(!rule.contains("resourceNames"), "the member Leases' names are not known in advance:\n" + rule);
+        String message = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> GenerateManifests.generate(List.of("--name", "w", "--namespace", "n", "--shards", "300", Widget.class.getName()),
+                        Map.of())).getMessage();
+        assertTrue(message.contains("--shards (Maven: mooring.manifests.shards) must be from 0 to 256"), message);
+    }
+
+    @Test
     void wrongArgumentsAreNamed() {
         Map<List<String>, String> wrong = Map.of(
                 List.of("java.lang.String"), "is a @CustomResource",

@@ -10,7 +10,7 @@ import jakarta.inject.Inject;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Logs every pass with this replica's identity and the wall-clock time, for FailoverIT. */
+/** Logs every pass with this replica's identity, the wall-clock time, the resourceVersion and the name, for FailoverIT and ShardedReplicasIT. */
 @ApplicationScoped
 @Controller(name = "ticks", namespace = "set-by-config")
 public class ReconcileLog implements Reconciler<V1ConfigMap> {
@@ -23,7 +23,8 @@ public class ReconcileLog implements Reconciler<V1ConfigMap> {
 
     @Override
     public Result reconcile(V1ConfigMap resource, Context<V1ConfigMap> context) {
-        LOG.info("RECONCILE " + identity + " " + System.currentTimeMillis() + " " + resource.getMetadata().getResourceVersion());
+        LOG.info("RECONCILE " + identity + " " + System.currentTimeMillis() + " " + resource.getMetadata().getResourceVersion() + " "
+                + resource.getMetadata().getName());
         return Result.done();
     }
 }

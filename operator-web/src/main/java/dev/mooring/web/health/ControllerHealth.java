@@ -21,6 +21,9 @@ final class ControllerHealth {
             builder.withData("leadership", manager.leadership());
             builder.withData("leader", manager.leader());
         }
+        if (manager.sharding() != null) {
+            builder.withData("sharding", manager.sharding());
+        }
         manager.connections().forEach(builder::withData);
         int index = 0;
         for (String failure : manager.failures()) {
