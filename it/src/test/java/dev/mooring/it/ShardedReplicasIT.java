@@ -122,6 +122,10 @@ class ShardedReplicasIT {
         Eventually.await("two shards each", Duration.ofSeconds(90), () -> owned(a).size() == 2 && owned(b).size() == 2);
         Set<Integer> ofA = owned(a);
         Set<Integer> ofB = owned(b);
+        Map<String, Double> samples = Prometheus.parse(a.get("/metrics").body());
+        assertEquals(2.0, samples.get(Prometheus.key("mooring_shards_owned", "name=\"work\"")), "a's owned shards gauge");
+        assertEquals(2.0, samples.get(Prometheus.key("mooring_shard_members", "name=\"work\"")));
+        assertEquals((double) SHARDS, samples.get(Prometheus.key("mooring_shards", "name=\"work\"")));
         ShardMap map = new ShardMap(SHARDS);
 
         Map<String, String> round1 = touchAll(core, namespace, 1);

@@ -115,7 +115,7 @@ public class OperatorManager {
                 definitions.add(add(engine, controller, namespace));
             }
             runtime = engine.build();
-            metrics.register(runtime, definitions, this::ready, elector);
+            metrics.register(runtime, definitions, this::ready, elector, shards);
         } catch (RuntimeException e) {
             startFailures.add(rootMessage(e));
             LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);

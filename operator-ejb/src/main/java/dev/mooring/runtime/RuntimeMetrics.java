@@ -48,7 +48,7 @@ public class RuntimeMetrics implements PassObserver {
 
     /** Register the gauges of a runtime and its controllers. */
     void register(OperatorRuntime runtime, List<ControllerDefinition> controllers, BooleanSupplier ready,
-            LeaderElector elector) {
+            LeaderElector elector, dev.mooring.engine.shard.ShardCoordinator shards) {
         registry.gauge(meta("mooring_manager_ready", "1 when every controller is synced and, with leader election, this replica leads"),
                 () -> ready.getAsBoolean() ? 1 : 0);
         registry.gauge(meta("mooring_informers", "Distinct informers (watches), shared between controllers"),
@@ -105,6 +105,17 @@ public class RuntimeMetrics implements PassObserver {
                 }
             });
         }
+        if (shards != null) {
+            registerShards(shards);
+        }
+    }
+
+    private void registerShards(dev.mooring.engine.shard.ShardCoordinator shards) {
+        Tag group = new Tag("name", shards.settings().election().name());
+        registry.gauge(meta("mooring_shards_owned", "Shards whose keys this replica passes now"), () -> shards.owned().size(), group);
+        registry.gauge(meta("mooring_shards", "Shards of the group (mooring.sharding.shards)"), () -> shards.settings().shards(), group);
+        registry.gauge(meta("mooring_shard_members", "Live replicas this replica saw in its last round"), () -> shards.members().size(),
+                group);
     }
 
     private void gauge(OperatorRuntime runtime, String name, String metric, String help, ToLongFunction<ControllerStatus> value,

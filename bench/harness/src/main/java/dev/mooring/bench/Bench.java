@@ -70,6 +70,8 @@ public final class Bench {
     private boolean standbyServer;
     /** Whether the cluster holds the custom resources only, no ConfigMaps ({@link #runFailover}). */
     private boolean ticksOnly;
+    /** How many Liberty servers run Mooring side by side as sharded replicas ({@link #runShards}); 0 otherwise. */
+    private int shardServers;
     /** The HTTP port of each Liberty server. */
     private final Map<String, Integer> httpPorts = new HashMap<>();
 
@@ -94,6 +96,11 @@ public final class Bench {
         if (args.length > 0 && args[0].equals("failover")) {
             String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
             new Bench(argument(rest, 0, 5000), argument(rest, 1, 3), 0, 0).runFailover();
+            return;
+        }
+        if (args.length > 0 && args[0].equals("shards")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            new Bench(argument(rest, 0, 10_000), argument(rest, 1, 1), 0, 0).runShards();
             return;
         }
         if (args.length > 0 && args[0].equals("start")) {
@@ -301,6 +308,111 @@ public final class Bench {
         }
     }
 
+    /** The name of the n-th sharded replica's server but the first (which is "bench"). */
+    static final String SHARD_SERVER = "bench-shard-";
+    /** The replica counts the shards benchmark compares. */
+    static final List<Integer> REPLICAS = List.of(1, 2, 4);
+    /** Shards of the sharded runs: 16, so that 1, 2 and 4 replicas get even shares. */
+    static final int SHARDS = 16;
+
+    /**
+     * Sharding: per replica count (1, 2, 4), that many Mooring servers with
+     * {@code mooring.sharding.shards=16} on a fresh set of Leases, over N custom resources, the
+     * reconciler waiting 10 ms per pass (as on I/O) with 4 workers per replica. Every pass first
+     * waits at a gate (a file) that the harness opens once every replica holds its share of the
+     * shards: the initial lists' passes then run on all replicas at once, with no write to the
+     * API server to wait for. Measured: from the gate's opening to the moment every object was
+     * passed by some replica, and the passes per second that makes.
+     */
+    private void runShards() throws Exception {
+        ticksOnly = true;
+        shardServers = REPLICAS.get(REPLICAS.size() - 1);
+        withCluster(() -> {
+            Map<Integer, List<Double>> seconds = new java.util.TreeMap<>();
+            try {
+                for (int run = 0; run < runs; run++) {
+                    for (int replicas : REPLICAS) {
+                        seconds.computeIfAbsent(replicas, r -> new ArrayList<>()).add(shards(replicas, run));
+                    }
+                    System.out.println("run " + (run + 1) + " of " + runs + " done");
+                }
+            } finally {
+                System.out.println("Measured so far (s, first pass of a change -> all passed): " + seconds);
+            }
+            String table = Results.shardsTable(n, runs, SHARDS, seconds);
+            System.out.println();
+            System.out.println(table);
+            Files.writeString(work.resolve("results-shards.md"), table + "\n" + machine());
+        });
+    }
+
+    /** One sharded run of {@code replicas} servers; the seconds from the gate's opening to all N passed. */
+    private double shards(int replicas, int run) throws Exception {
+        Map<String, String> environment = environment(TICKS, n, EMPTY, 0);
+        String lease = "shards-" + replicas + "-" + run;
+        environment.put("MOORING_SHARDING_SHARDS", Integer.toString(SHARDS));
+        environment.put("MOORING_LEADER_ELECTION_LEASE_NAME", lease);
+        environment.put("MOORING_LEADER_ELECTION_LEASE_DURATION", "6s");
+        environment.put("MOORING_LEADER_ELECTION_RENEW_DEADLINE", "4s");
+        environment.put("MOORING_LEADER_ELECTION_RETRY_PERIOD", "1s");
+        environment.put("MOORING_CONTROLLER_TICKS_WORKERS", "4");
+        environment.put("MOORING_CONTROLLER_TICKS_SYNC_TIMEOUT", "10m");
+        environment.put("BENCH_WAIT_MS", "10");
+        Path gate = work.resolve("gate-" + lease);
+        Files.deleteIfExists(gate);
+        environment.put("BENCH_GATE", gate.toString());
+        List<Peer> peers = new ArrayList<>();
+        try {
+            for (int replica = 0; replica < replicas; replica++) {
+                peers.add(mooring(replica == 0 ? "bench" : SHARD_SERVER + replica, environment));
+            }
+            for (Peer peer : peers) {
+                peer.await("ready", PATIENCE);
+            }
+            long end = System.nanoTime() + PATIENCE.toNanos();
+            while (!balanced(replicas)) {
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException(replicas + " replicas never held " + SHARDS / replicas + " shards each");
+                }
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+            TimeUnit.SECONDS.sleep(2); // each replica has queued the objects of the shards it took
+            long open = System.currentTimeMillis();
+            Files.createFile(gate);
+            Map<String, Long> first = new HashMap<>();
+            while (first.size() < n) {
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException(replicas + " replicas passed " + first.size() + " of " + n + " objects");
+                }
+                TimeUnit.MILLISECONDS.sleep(200);
+                first.clear();
+                peers.forEach(peer -> peer.passed().forEach((name, at) -> first.merge(name, at, Math::min)));
+            }
+            long last = first.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+            return (last - open) / 1000.0;
+        } finally {
+            for (Peer peer : peers) {
+                peer.close();
+            }
+        }
+    }
+
+    /** Whether each Mooring server of the first {@code replicas} reports {@code SHARDS / replicas} shards in its readiness data. */
+    private boolean balanced(int replicas) throws Exception {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        java.util.regex.Pattern owned = java.util.regex.Pattern.compile("shards \\[([0-9, ]*)\\] of " + SHARDS);
+        for (int replica = 0; replica < replicas; replica++) {
+            int port = httpPorts.get(replica == 0 ? "bench" : SHARD_SERVER + replica);
+            String body = client.send(java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/ready")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher matcher = owned.matcher(body);
+            if (!matcher.find() || matcher.group(1).isBlank() || matcher.group(1).split(",").length != SHARDS / replicas) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * One fresh start that syncs N objects of {@code kind}: with {@code load}, changes at the rate
      * for the seconds from the first pass on, their latencies measured.
@@ -426,6 +538,16 @@ public final class Bench {
     }
 
     /** The two Liberty servers (the operator; the operator with a webhook and the echo), warmed once each. */
+    /** A Liberty server with Mooring's tick EAR that runs beside "bench", on ports of its own. */
+    private void sideServer(String server) throws Exception {
+        int[] own = FreePorts.pick(2);
+        liberty.createServer(usr, server, LibertyRuntime.Configuration.fromFolder(root.resolve("liberty-config/src/main/liberty/config")),
+                own[0], own[1], Map.of("http.host", "127.0.0.1"));
+        httpPorts.put(server, own[0]);
+        Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"),
+                usr.resolve("servers/" + server + "/dropins/tick-mooring.ear"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
     private void prepareServers() throws Exception {
         usr = work.resolve("usr");
         int[] ports = FreePorts.pick(2);
@@ -440,15 +562,13 @@ public final class Bench {
             httpPorts.put(server, httpPort);
         }
         if (standbyServer) {
-            int[] own = FreePorts.pick(2); // it runs beside "bench"
-            liberty.createServer(usr, STANDBY, LibertyRuntime.Configuration.fromFolder(root.resolve("liberty-config/src/main/liberty/config")),
-                    own[0], own[1], Map.of("http.host", "127.0.0.1"));
-            httpPorts.put(STANDBY, own[0]);
-            Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"),
-                    usr.resolve("servers/" + STANDBY + "/dropins/tick-mooring.ear"), StandardCopyOption.REPLACE_EXISTING);
+            sideServer(STANDBY);
             try (Peer peer = mooring(STANDBY, environment(EMPTY, 0, EMPTY, 0))) {
                 peer.await("ready", PATIENCE);
             }
+        }
+        for (int replica = 1; replica < shardServers; replica++) {
+            sideServer(SHARD_SERVER + replica);
         }
         Path dropins = usr.resolve("servers/bench/dropins");
         Files.copy(root.resolve("bench/tick-mooring/target/tick-mooring.ear"), dropins.resolve("tick-mooring.ear"),

@@ -30,6 +30,7 @@ final class Peer implements AutoCloseable {
     private static final Pattern MOMENT = Pattern.compile("BENCH (framework start|engine start|ready) at (\\d+)");
     private static final Pattern RECONCILED = Pattern.compile("BENCH reconciled (\\w+) (\\d+) at (\\d+)");
     private static final Pattern FIRST = Pattern.compile("BENCH first (\\w+) at (\\d+)");
+    private static final Pattern PASSED = Pattern.compile("BENCH passed (\\S+) at (\\d+)");
     private static final Pattern LATENCIES = Pattern.compile("BENCH latencies (\\w+) \\[([0-9,]*)\\]");
 
     private final String name;
@@ -39,6 +40,8 @@ final class Peer implements AutoCloseable {
     private final long launched;
     private final Map<String, Long> moments = new ConcurrentHashMap<>();
     private final Map<String, String> latencies = new ConcurrentHashMap<>();
+    /** Object name to the epoch millisecond of its first pass of a loaded change ({@code BENCH_LOADED_ONLY}). */
+    private final Map<String, Long> passed = new ConcurrentHashMap<>();
     private final Deque<String> tail = new ArrayDeque<>();
     private volatile boolean ended;
     /** Killed with SIGKILL ({@link #kill9}): nothing left to stop. */
@@ -111,6 +114,11 @@ final class Peer implements AutoCloseable {
     }
 
     /** Forgets latencies printed so far. */
+    /** Each object whose loaded change this peer passed, with the epoch millisecond of its first such pass. */
+    Map<String, Long> passed() {
+        return Map.copyOf(passed);
+    }
+
     void forgetLatencies() {
         latencies.clear();
     }
@@ -142,6 +150,10 @@ final class Peer implements AutoCloseable {
                 Matcher first = FIRST.matcher(line);
                 if (first.find()) {
                     moments.putIfAbsent("first " + first.group(1), Long.valueOf(first.group(2)));
+                }
+                Matcher pass = PASSED.matcher(line);
+                if (pass.find()) {
+                    passed.merge(pass.group(1), Long.valueOf(pass.group(2)), Math::min);
                 }
                 Matcher measured = LATENCIES.matcher(line);
                 if (measured.find()) {

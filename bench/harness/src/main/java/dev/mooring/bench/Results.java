@@ -187,6 +187,24 @@ final class Results {
     }
 
     /** The fail-over of a killed leader to its standby. */
+    /** The sharding table: per replica count, the seconds from the first pass of a change to all passed, the rate, the speed-up. */
+    static String shardsTable(int n, int runs, int shards, Map<Integer, List<Double>> seconds) {
+        StringBuilder table = new StringBuilder("N = " + n + " custom resources, each passed once on the replicas' initial lists, " + shards + " shards, 4 workers per"
+                + " replica, 10 ms per pass, " + runs + " runs; median (min-max)\n\n"
+                + "| replicas | gate open -> all " + n + " passed (s) | passes per second | speed-up over 1 replica |\n"
+                + "|---|---|---|---|\n");
+        double one = median(seconds.get(1));
+        seconds.forEach((replicas, measured) -> {
+            double median = median(measured);
+            table.append("| ").append(replicas).append(" | ").append(String.format(java.util.Locale.ROOT, "%.2f (%.2f-%.2f)", median,
+                    measured.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+                    measured.stream().mapToDouble(Double::doubleValue).max().orElse(0)))
+                    .append(" | ").append(String.format(java.util.Locale.ROOT, "%.0f", n / median))
+                    .append(" | ").append(String.format(java.util.Locale.ROOT, "%.2fx", one / median)).append(" |\n");
+        });
+        return table.toString();
+    }
+
     String failoverTable(int n, int runs) {
         StringBuilder text = new StringBuilder();
         text.append("N = ").append(n).append(" custom resources, ").append(runs)

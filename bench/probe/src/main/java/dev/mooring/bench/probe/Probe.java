@@ -32,6 +32,13 @@ public final class Probe {
     /** Changes and markers sent before the probe was made are a previous process's: not counted. */
     private final long created = System.currentTimeMillis();
     private final long waitMillis = Long.parseLong(System.getenv().getOrDefault("BENCH_WAIT_MS", "0"));
+    /**
+     * With {@code BENCH_GATE} (a file): every pass first waits until the file exists, then
+     * prints {@code BENCH passed <name> at <epoch ms>}: the harness opens the gate once several
+     * replicas have settled, and measures how fast they pass everything together.
+     */
+    private final java.nio.file.Path gate = System.getenv("BENCH_GATE") == null ? null : java.nio.file.Path.of(System.getenv("BENCH_GATE"));
+    private volatile boolean gateOpen;
 
     /**
      * @param kind the word the lines carry ({@code tick}, {@code configmap})
@@ -62,6 +69,9 @@ public final class Probe {
      * {@code BENCH_WAIT_MS} set, the pass first waits that long, as a reconciler waiting on I/O.
      */
     public void saw(String name, Integer value, Long sent) {
+        if (gate != null && !awaitGate()) {
+            return;
+        }
         if (waitMillis > 0) {
             try {
                 Thread.sleep(waitMillis);
@@ -71,6 +81,9 @@ public final class Probe {
             }
         }
         long now = System.currentTimeMillis();
+        if (gate != null) {
+            System.out.println("BENCH passed " + name + " at " + now);
+        }
         if (first.compareAndSet(false, true)) {
             System.out.println("BENCH first " + kind + " at " + now);
         }
@@ -89,5 +102,22 @@ public final class Probe {
                 latencies.append(latencies.length() == 0 ? "" : ",").append(now - sent);
             }
         }
+    }
+
+    /** Waits until the gate file exists; false if interrupted. */
+    private boolean awaitGate() {
+        while (!gateOpen) {
+            if (java.nio.file.Files.exists(gate)) {
+                gateOpen = true;
+            } else {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 }
