@@ -95,6 +95,8 @@ public final class ShardCoordinator {
     private final Map<Integer, Held> held = new ConcurrentHashMap<>();
     /** Read and written by the coordinator's thread only. */
     private final Map<String, Seen> seen = new HashMap<>();
+    /** Leases of the group that cannot be read, with what is wrong (warned once each); coordinator thread only. */
+    private final Map<String, String> unreadable = new HashMap<>();
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private final AtomicLong acquisitions = new AtomicLong();
@@ -203,8 +205,25 @@ public final class ShardCoordinator {
         }
     }
 
-    /** One round: list, renew, release what was marked, then move towards the fair share. */
+    /**
+     * One round: list, renew, release what was marked, then move towards the fair share. An
+     * answer this replica cannot read (not JSON, or a Lease of the wrong shape) ends the round as
+     * a failed request does: nothing more is taken, and shards not renewed in time are given up.
+     */
     void step() {
+        try {
+            round();
+        } catch (KubernetesException e) {
+            throw e; // fatal (a transient one was counted in the round)
+        } catch (RuntimeException e) {
+            failedInARow++;
+            LOG.log(failedInARow == 1 ? Level.WARNING : Level.FINE, "Shard Leases " + where()
+                    + " could not be read; the round is skipped: " + e);
+            expireStale();
+        }
+    }
+
+    private void round() {
         long start = nanoTime.getAsLong();
         Duration timeout = settings.election().retryPeriod();
         Map<String, JsonObject> leases;
@@ -267,14 +286,48 @@ public final class ShardCoordinator {
         JsonElement items = list.get("items");
         if (items != null && items.isJsonArray()) {
             for (JsonElement item : items.getAsJsonArray()) {
-                JsonObject lease = item.getAsJsonObject();
-                String name = Leases.text(lease.getAsJsonObject("metadata"), "name");
-                if (name != null && (name.startsWith(settings.shardPrefix()) || name.startsWith(settings.memberPrefix()))) {
-                    leases.put(name, lease);
+                JsonObject metadata = item.isJsonObject() && item.getAsJsonObject().get("metadata") instanceof JsonObject m ? m : null;
+                JsonElement name = metadata == null ? null : metadata.get("name");
+                if (name == null || !name.isJsonPrimitive() || !(name.getAsString().startsWith(settings.shardPrefix())
+                        || name.getAsString().startsWith(settings.memberPrefix()))) {
+                    continue;
+                }
+                String problem = problem(item.getAsJsonObject());
+                if (problem == null) {
+                    leases.put(name.getAsString(), item.getAsJsonObject());
+                    unreadable.remove(name.getAsString());
+                } else if (!problem.equals(unreadable.put(name.getAsString(), problem))) {
+                    // as if absent: never taken nor counted; a shard held here is given up (its Lease no longer reads as ours)
+                    LOG.warning(() -> "Lease " + settings.election().namespace() + "/" + name.getAsString() + " is ignored: " + problem);
                 }
             }
         }
         return leases;
+    }
+
+    /** What makes {@code lease} unreadable as a Lease, or null. */
+    private static String problem(JsonObject lease) {
+        JsonObject metadata = lease.getAsJsonObject("metadata");
+        for (String member : new String[] {"uid", "resourceVersion"}) {
+            if (!(metadata.get(member) instanceof com.google.gson.JsonPrimitive value) || !value.isString()) {
+                return "metadata." + member + " is not a string";
+            }
+        }
+        if (lease.has("spec") && !lease.get("spec").isJsonObject()) {
+            return "spec is not an object";
+        }
+        JsonObject spec = Leases.spec(lease);
+        JsonElement holder = spec.get("holderIdentity");
+        if (holder != null && !holder.isJsonNull() && !(holder.isJsonPrimitive() && holder.getAsJsonPrimitive().isString())) {
+            return "spec.holderIdentity is not a string";
+        }
+        for (String member : new String[] {"leaseDurationSeconds", "leaseTransitions"}) {
+            JsonElement number = spec.get(member);
+            if (number != null && !number.isJsonNull() && !(number.isJsonPrimitive() && number.getAsJsonPrimitive().isNumber())) {
+                return "spec." + member + " is not a number";
+            }
+        }
+        return null;
     }
 
     private void observe(Map<String, JsonObject> leases) {

@@ -187,6 +187,28 @@ class ShardCoordinatorTest {
     }
 
     @Test
+    void aLeaseOfTheWrongShapeSkipsTheRoundAndTheLoopGoesOn() {
+        ShardCoordinator a = replica("a", 2);
+        a.step();
+        assertEquals(List.of(0, 1), a.owned());
+        api.leases.get("work-shard-1").getAsJsonObject("spec").addProperty("leaseDurationSeconds", "forever");
+        api.leases.get("work-shard-1").getAsJsonObject("spec").add("holderIdentity", new JsonObject());
+        for (int i = 0; i < 6; i++) {
+            advance(RETRY);
+            a.step(); // no exception: a coordinator that threw would fail the replica's runtime
+        }
+        assertEquals(List.of(0), a.owned(), "shard 1, whose Lease it cannot read, is given up");
+        ObjectKey key = keyOfShard(new ShardMap(2), 1);
+        assertFalse(a.writesAllowed(key));
+        api.leases.get("work-shard-1").getAsJsonObject("spec").addProperty("leaseDurationSeconds", 15);
+        api.leases.get("work-shard-1").getAsJsonObject("spec").addProperty("holderIdentity", "a");
+        advance(RETRY);
+        a.step();
+        a.step();
+        assertEquals(List.of(0, 1), a.owned(), "readable again: taken back");
+    }
+
+    @Test
     void sharesDifferByAtMostOneAndEveryReplicaStartsFromItsOwnStretch() {
         List<String> members = List.of("a", "b", "c");
         assertEquals(List.of(3, 3, 2), members.stream().map(m -> FairShare.of(members, m, 8)).toList());
