@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.engine.ElectionSettings;
+import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.LeaderElector;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.test.Eventually;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.ObjectKey;
-import dev.mooring.engine.ElectionSettings;
+import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.shard.ShardCoordinator;
 import dev.mooring.engine.shard.ShardMap;

@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
 import dev.mooring.engine.kube.Backoff;
+import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.Leases;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.mooring.runtime;
 
-import dev.mooring.engine.ElectionSettings;
+import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.model.Durations;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,6 +1,6 @@
 package dev.mooring.engine.shard;
 
-import dev.mooring.engine.ElectionSettings;
+import dev.mooring.engine.kube.ElectionSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

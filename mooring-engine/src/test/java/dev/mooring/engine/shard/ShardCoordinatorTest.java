@@ -8,7 +8,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.mooring.api.ObjectKey;
-import dev.mooring.engine.ElectionSettings;
+import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
