@@ -150,5 +150,9 @@ class ShardedReplicasIT {
         Map<String, String> round2 = touchAll(core, namespace, 2);
         Eventually.await("a passes every object", Duration.ofSeconds(30),
                 () -> passes(round2, a).size() == OBJECTS && passes(round2, a).values().stream().allMatch(Set.of("a")::equals));
+        Map<String, Double> after = Prometheus.parse(a.get("/metrics").body());
+        double taken = after.get(Prometheus.key("mooring_shard_acquisitions_total", "name=\"work\""));
+        assertTrue(taken >= SHARDS, "a took its own shards and b's, at least " + SHARDS + " acquisitions: " + taken);
+        assertEquals(0.0, after.get(Prometheus.key("mooring_shard_losses_total", "name=\"work\"")), "a lost none");
     }
 }

@@ -48,7 +48,7 @@ class ShardingIT {
 
     private ShardCoordinator coordinator(ApiClient client, String namespace, String identity) {
         ShardCoordinator coordinator = new ShardCoordinator(new KubeHttp(client),
-                new ShardSettings(new ElectionSettings("work", namespace, identity, LEASE, RENEW, RETRY), SHARDS));
+                new ShardSettings(new ElectionSettings("work", namespace, identity, LEASE, RENEW, RETRY), SHARDS), threads);
         threads.submit(coordinator::run);
         return coordinator;
     }

@@ -107,7 +107,7 @@ public class OperatorManager {
             if (shardCount > 0) {
                 // every replica active, each passing (and writing for) the keys of the shards whose Leases it holds
                 shards = new dev.mooring.engine.shard.ShardCoordinator(kubernetes.requests(),
-                        new dev.mooring.engine.shard.ShardSettings(config.leaderElection(), shardCount));
+                        new dev.mooring.engine.shard.ShardSettings(config.leaderElection(), shardCount), threads.loops());
                 engine.shards(shards);
             }
             List<ControllerDefinition> definitions = new ArrayList<>();

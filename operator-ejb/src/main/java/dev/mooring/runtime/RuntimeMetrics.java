@@ -116,6 +116,20 @@ public class RuntimeMetrics implements PassObserver {
         registry.gauge(meta("mooring_shards", "Shards of the group (mooring.sharding.shards)"), () -> shards.settings().shards(), group);
         registry.gauge(meta("mooring_shard_members", "Live replicas this replica saw in its last round"), () -> shards.members().size(),
                 group);
+        Counter acquired = registry.counter(meta("mooring_shard_acquisitions_total", "Shard Leases taken by this replica"), group);
+        Counter lost = registry.counter(meta("mooring_shard_losses_total",
+                "Shards lost without a release: Lease taken over or deleted, or not renewed within the renew deadline"), group);
+        shards.observe(new dev.mooring.engine.shard.ShardCoordinator.Observer() {
+            @Override
+            public void acquired(int shard) {
+                acquired.inc();
+            }
+
+            @Override
+            public void lost(int shard) {
+                lost.inc();
+            }
+        });
     }
 
     private void gauge(OperatorRuntime runtime, String name, String metric, String help, ToLongFunction<ControllerStatus> value,

@@ -41,12 +41,14 @@ class ShardCoordinatorTest {
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final LeaseStore api = new LeaseStore();
     private final List<String> events = new ArrayList<>();
+    /** What each replica's observer counted: identity + "+" for an acquisition, "!" for a loss. */
+    private final Map<String, Integer> counted = new TreeMap<>();
 
     private ShardCoordinator replica(String identity, int shards) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
         ShardCoordinator coordinator = new ShardCoordinator(new KubeHttp(client),
-                new ShardSettings(new ElectionSettings("work", "ops", identity, LEASE, RENEW, RETRY), shards), now::get);
+                new ShardSettings(new ElectionSettings("work", "ops", identity, LEASE, RENEW, RETRY), shards), Runnable::run, now::get);
         coordinator.listen(new ShardCoordinator.Listener() {
             @Override
             public void acquired(int shard) {
@@ -56,6 +58,17 @@ class ShardCoordinatorTest {
             @Override
             public void released(int shard) {
                 events.add(identity + "-" + shard);
+            }
+        });
+        coordinator.observe(new ShardCoordinator.Observer() {
+            @Override
+            public void acquired(int shard) {
+                counted.merge(identity + "+", 1, Integer::sum);
+            }
+
+            @Override
+            public void lost(int shard) {
+                counted.merge(identity + "!", 1, Integer::sum);
             }
         });
         return coordinator;
@@ -164,6 +177,12 @@ class ShardCoordinatorTest {
         assertDisjointAndComplete(4, a, b);
         assertEquals(2, a.owned().size());
         assertEquals(2, b.owned().size());
+        assertEquals(null, counted.get("c!"), "c, frozen, has not counted its loss yet");
+        c.step(); // c resumes: its stale shards are counted as lost, and the taken-over Leases are not written
+        assertEquals(ofC.size(), counted.get("c!"));
+        assertEquals(null, counted.get("a!"), "a released (not lost) what it gave to the others");
+        assertEquals(List.of(), c.owned());
+        assertDisjointAndComplete(4, a, b);
     }
 
     @Test
@@ -206,6 +225,43 @@ class ShardCoordinatorTest {
         a.step();
         a.step();
         assertEquals(List.of(0, 1), a.owned(), "readable again: taken back");
+    }
+
+    @Test
+    void onASlowApiServerManyShardsStayFreshBecauseARoundWritesInParallelAndStampsEachWriteWhenSent() throws Exception {
+        // 100 ms per answer, 16 shards: one after another a round takes 1.8 s, and with the 0.5 s wait each
+        // shard is renewed every 2.3 s, past the 2 s renew deadline; eight at a time it takes 0.4 s
+        ElectionSettings timing = new ElectionSettings("work", "ops", "slow", Duration.ofSeconds(3), Duration.ofSeconds(2),
+                Duration.ofMillis(500));
+        ApiClient client = new ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return api.answer(chain.request());
+        }).build());
+        java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newCachedThreadPool();
+        ShardCoordinator slow = new ShardCoordinator(new KubeHttp(client), new ShardSettings(timing, 16), writers);
+        Thread loop = new Thread(slow::run);
+        loop.start();
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (slow.owned().size() < 16 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(16, slow.owned().size());
+            long sampleUntil = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+            while (System.nanoTime() < sampleUntil) {
+                assertEquals(16, slow.owned().size(), "every shard renewed within the renew deadline");
+                Thread.sleep(10);
+            }
+        } finally {
+            slow.stop(Duration.ofSeconds(10));
+            loop.join(10_000);
+            writers.shutdownNow();
+        }
     }
 
     @Test
