@@ -112,8 +112,13 @@ final class LibertyProcess {
     }
 
     void kill9() throws Exception {
+        signal("KILL");
+    }
+
+    /** Sends {@code signal} (KILL, STOP, CONT...) to the server's JVM. */
+    void signal(String signal) throws Exception {
         String pid = Files.readString(usr.resolve("servers/.pid/" + name + ".pid")).trim();
-        new ProcessBuilder("kill", "-9", pid).start().waitFor();
+        new ProcessBuilder("kill", "-" + signal, pid).start().waitFor();
     }
 
     /** The wall-clock time (epoch ms) of the first log line containing {@code text}, from Liberty's UTC timestamp. */
