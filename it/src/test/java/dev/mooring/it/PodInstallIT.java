@@ -69,11 +69,17 @@ class PodInstallIT {
 
     /** The manifests of the example in {@code namespace}, from the classes the image holds, in a new folder. */
     private static Path manifests(String namespace, String certificates) throws Exception {
+        return manifests(namespace, certificates, 1, 0);
+    }
+
+    /** Like {@link #manifests(String, String)}, with {@code replicas} pods sharing {@code shards} shards (0: no sharding). */
+    private static Path manifests(String namespace, String certificates, int replicas, int shards) throws Exception {
         Path folder = Files.createTempDirectory(runDir, namespace + "-manifests");
         // Mooring's EAR brings the ConfigMap mirror, the example's package three policies
         Map<String, String> files = GenerateManifests.files(List.of(DeploymentPolicy.class, PodPolicy.class,
                 dev.mooring.examples.admission.DatabasePolicy.class, dev.mooring.examples.mirror.ConfigMapMirror.class),
-                new GenerateManifests.Options("policies", namespace, TAG, 1, null, null, null, false, false, certificates, null), Map.of());
+                new GenerateManifests.Options("policies", namespace, TAG, replicas, null, null, null, false, false, certificates, null,
+                        false, false, shards), Map.of());
         for (Map.Entry<String, String> file : files.entrySet()) {
             Files.writeString(folder.resolve(file.getKey()), file.getValue());
         }
@@ -123,6 +129,54 @@ class PodInstallIT {
                         && Podman.podman("ps", "-a", "--format", "{{.Labels}}").lines()
                                 .noneMatch(labels -> labels.contains("testbed.mooring.dev/pod:" + NAMESPACE + "/")),
                 gone -> gone);
+    }
+
+    /**
+     * The sharded form as generated ({@code --replicas 2 --shards 4}): two pods with the generated
+     * ServiceAccount's token and RBAC only, both ready, each holding two shard Leases and its
+     * member Lease; the webhook answers through the Service; the uninstall leaves no pod.
+     */
+    @Test
+    void theShardedFormRunsTwoPodsThatSplitTheShardLeases() throws Exception {
+        buildTheImage();
+        String namespace = "policies-sharded";
+        Path folder = manifests(namespace, null, 2, 4);
+        List<String> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+        new Installer(admin, new Installer.Options(Duration.ofMinutes(4), false, false), progress::add)
+                .install(ManifestFolder.read(folder));
+        assertTrue(progress.contains("  available Deployment " + namespace + "/policies"), progress.toString());
+        Map<String, Integer> held = Eventually.await("two pods holding two shards each", Duration.ofSeconds(60), () -> {
+            Map<String, Integer> byHolder = new java.util.TreeMap<>();
+            int members = 0;
+            for (var item : admin.get("/apis/coordination.k8s.io/v1/namespaces/" + namespace + "/leases", Map.of())
+                    .getAsJsonArray("items")) {
+                String name = item.getAsJsonObject().getAsJsonObject("metadata").get("name").getAsString();
+                var holder = item.getAsJsonObject().getAsJsonObject("spec").get("holderIdentity");
+                if (name.contains("-shard-") && holder != null && !holder.getAsString().isEmpty()) {
+                    byHolder.merge(holder.getAsString(), 1, Integer::sum);
+                } else if (name.contains("-member-")) {
+                    members++;
+                }
+            }
+            return members == 2 ? byHolder : Map.<String, Integer>of();
+        }, byHolder -> byHolder.size() == 2 && byHolder.values().stream().allMatch(count -> count == 2));
+        assertEquals(2, held.size(), held.toString());
+        var pods = admin.get("/api/v1/namespaces/" + namespace + "/pods", Map.of("labelSelector", "app.kubernetes.io/name=policies"))
+                .getAsJsonArray("items");
+        assertEquals(2, pods.size());
+        for (var pod : pods) {
+            assertTrue(pod.getAsJsonObject().getAsJsonObject("status").getAsJsonArray("containerStatuses").get(0).getAsJsonObject()
+                    .get("ready").getAsBoolean(), "both replicas ready: " + pod);
+        }
+        var deployment = admin.send("POST", "/apis/apps/v1/namespaces/" + namespace + "/deployments", Map.of(),
+                "{\"metadata\":{\"name\":\"app\"},\"spec\":{\"replicas\":0,\"selector\":{\"matchLabels\":{\"app\":\"app\"}},"
+                + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"app\"}},\"spec\":{\"containers\":[{\"name\":\"c\","
+                + "\"image\":\"none\"}]}}}}", "application/json");
+        assertEquals("unassigned", deployment.getAsJsonObject("metadata").getAsJsonObject("labels").get(DeploymentPolicy.TEAM)
+                .getAsString(), deployment.toString());
+        new Installer(admin, new Installer.Options(Duration.ofMinutes(2), false, false), line -> { }).uninstall(ManifestFolder.read(folder));
+        Eventually.await("no pod of the operator left", Duration.ofSeconds(60), () ->
+                admin.get("/api/v1/namespaces/" + namespace + "/pods", Map.of()).getAsJsonArray("items").isEmpty(), gone -> gone);
     }
 
     /**
