@@ -20,6 +20,8 @@ final class FreezingProxy implements AutoCloseable {
     private final ServerSocket server;
     private final int target;
     private final List<Link> links = new CopyOnWriteArrayList<>();
+    /** When each connection was accepted (epoch ms), in order. */
+    final List<Long> accepted = new CopyOnWriteArrayList<>();
 
     private static final class Link {
         final Socket client;
@@ -61,6 +63,7 @@ final class FreezingProxy implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket client = server.accept();
+                accepted.add(System.currentTimeMillis());
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), target);
                 Link link = new Link(client, upstream);
                 links.add(link);

@@ -49,6 +49,32 @@ final class LibertyProcess {
     /** Like {@link #start(String, Path, Path, Map, String...)}, with {@code overrides} (file name to XML) in configDropins/overrides. */
     static LibertyProcess start(String name, Path usr, Path ear, Map<String, String> environment, Map<String, String> overrides,
             String... properties) throws Exception {
+        LibertyProcess server = create(name, usr, ear, environment, overrides, properties);
+        server.command("start");
+        server.awaitLive();
+        return server;
+    }
+
+    void awaitLive() throws Exception {
+        Eventually.await(name + " live", Duration.ofSeconds(120), () -> get("/health/live"),
+                answer -> answer.status() == 200 || answer.status() == 503);
+    }
+
+    /**
+     * Launches {@code server checkpoint --at=afterAppStart} in the background (with the bootstrap
+     * property {@code io.openliberty.checkpoint.stub.criu=true} on a JVM without CRIU, the server
+     * goes on running as restored); its output goes to {@code output}.
+     */
+    Process checkpointAfterAppStart(Path output) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(wlp.resolve("bin/server").toString(), "checkpoint", name, "--at=afterAppStart");
+        builder.environment().put("WLP_USER_DIR", usr.toString());
+        builder.environment().putAll(environment);
+        return builder.redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    /** Writes server {@code name} under {@code usr} (free ports, the bootstrap properties, {@code ear} in dropins) without starting it. */
+    static LibertyProcess create(String name, Path usr, Path ear, Map<String, String> environment, Map<String, String> overrides,
+            String... properties) throws Exception {
         int[] ports = FreePorts.pick(2);
         int http = ports[0];
         int https = ports[1];
@@ -68,11 +94,7 @@ final class LibertyProcess {
             Files.createDirectories(file.getParent());
             Files.writeString(file, override.getValue());
         }
-        LibertyProcess server = new LibertyProcess(name, http, https, usr, environment);
-        server.command("start");
-        Eventually.await(name + " live", Duration.ofSeconds(120), () -> server.get("/health/live"),
-                answer -> answer.status() == 200 || answer.status() == 503);
-        return server;
+        return new LibertyProcess(name, http, https, usr, environment);
     }
 
     /** Bootstrap properties for the webhook certificate the tests use (for service mooring-it.default). */
@@ -124,11 +146,19 @@ final class LibertyProcess {
     /** The wall-clock time (epoch ms) of the first log line containing {@code text}, from Liberty's UTC timestamp. */
     long logTime(String text) throws Exception {
         DateTimeFormatter format = DateTimeFormatter.ofPattern("M/d/yy, H:mm:ss:SSS").withZone(ZoneOffset.UTC);
-        for (String line : Files.readString(log()).split("\n")) {
-            if (line.contains(text) && line.startsWith("[")) {
-                return Instant.from(format.parse(line.substring(1, line.indexOf(" UTC]")))).toEpochMilli();
+        // the rolled logs first (messages_<date>.log, as after a restore from a checkpoint), oldest first
+        List<Path> logs;
+        try (var files = Files.list(log().getParent())) {
+            logs = new ArrayList<>(files.filter(file -> file.getFileName().toString().startsWith("messages_")).sorted().toList());
+        }
+        logs.add(log());
+        for (Path file : logs) {
+            for (String line : Files.readString(file).split("\n")) {
+                if (line.contains(text) && line.startsWith("[")) {
+                    return Instant.from(format.parse(line.substring(1, line.indexOf(" UTC]")))).toEpochMilli();
+                }
             }
         }
-        throw new AssertionError("no '" + text + "' in " + log());
+        throw new AssertionError("no '" + text + "' in " + logs);
     }
 }

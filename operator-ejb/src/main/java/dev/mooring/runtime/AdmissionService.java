@@ -48,6 +48,8 @@ import java.util.logging.Logger;
 @Startup
 @DependsOn("MooringThreads")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+// no container transaction around its lifecycle: Mooring uses none, and InstantOn refuses a checkpoint after one began
+@jakarta.ejb.TransactionManagement(jakarta.ejb.TransactionManagementType.BEAN)
 public class AdmissionService {
 
     private static final Logger LOG = Logger.getLogger(AdmissionService.class.getName());
@@ -85,6 +87,9 @@ public class AdmissionService {
     @Inject
     MooringThreads threads;
 
+    @Inject
+    CheckpointRestore checkpoint;
+
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
     private final Map<Class<?>, Object> beans = new HashMap<>();
     private final List<String> problems = new CopyOnWriteArrayList<>();
@@ -118,6 +123,11 @@ public class AdmissionService {
             beans.put(beanClass, beanManager.getReference(policy.bean(), beanClass, context));
             routes.addAll(policy.routes());
         }
+        checkpoint.startNowOrOnRestore("the admission webhooks", () -> serve(policies, routes));
+    }
+
+    /** Reads the TLS settings, starts the certificate checks and the caches, and binds the routes. */
+    private void serve(List<AdmissionExtension.Policy> policies, List<AdmissionRoute> routes) {
         try {
             dev.mooring.engine.admission.WebhookTls tls = config.webhookTls();
             clients = config.webhookClientAuth() ? new ClientTrust(tls.clientCa()) : ClientTrust.ANY;

@@ -39,6 +39,8 @@ import java.util.logging.Logger;
  */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+// no container transaction around its lifecycle: Mooring uses none, and InstantOn refuses a checkpoint after one began
+@jakarta.ejb.TransactionManagement(jakarta.ejb.TransactionManagementType.BEAN)
 public class MooringThreads {
 
     private static final Logger LOG = Logger.getLogger(MooringThreads.class.getName());

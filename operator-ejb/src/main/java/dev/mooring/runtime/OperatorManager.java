@@ -39,6 +39,8 @@ import java.util.logging.Logger;
 @Startup
 @DependsOn("MooringThreads")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+// no container transaction around its lifecycle: Mooring uses none, and InstantOn refuses a checkpoint after one began
+@jakarta.ejb.TransactionManagement(jakarta.ejb.TransactionManagementType.BEAN)
 public class OperatorManager {
 
     private static final Logger LOG = Logger.getLogger(OperatorManager.class.getName());
@@ -67,6 +69,9 @@ public class OperatorManager {
     @Inject
     RuntimeMetrics metrics;
 
+    @Inject
+    CheckpointRestore checkpoint;
+
     private final List<String> startFailures = new CopyOnWriteArrayList<>();
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
     private final java.util.concurrent.atomic.AtomicBoolean leaderTerm = new java.util.concurrent.atomic.AtomicBoolean();
@@ -85,8 +90,19 @@ public class OperatorManager {
         }
         // client-java's JSON (its Gson with an adapter for each of ~1000 models) loads its classes on a thread of its own
         // while this one reads the kubeconfig and sets up TLS: the API client needs it at the end of its set-up, the
-        // informers to decode their lists
+        // informers to decode their lists (before a checkpoint too: the classes loaded are in it, no connection is)
         threads.loops().submit(io.kubernetes.client.openapi.JSON::getGson);
+        try {
+            checkpoint.startNowOrOnRestore("the controllers", () -> begin(discovered));
+        } catch (RuntimeException e) {
+            startFailures.add(rootMessage(e));
+            LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);
+            failProcess(e);
+        }
+    }
+
+    /** Connects, builds the controllers and starts them (or the election or shard coordination that starts them). */
+    private void begin(List<ReconcilerExtension.Discovered> discovered) {
         try {
             KubernetesConnection kubernetes = connection.get();
             String namespace = config.namespace();
