@@ -33,7 +33,9 @@ import java.util.regex.Pattern;
  *
  * <p>Arguments: {@code N} objects (5000), {@code runs} (3), {@code seconds} of load (10) and its
  * {@code rate} per second (200); or {@code start N runs} (5000, 5) for the start-up measures
- * only. Prints the tables and writes them to
+ * only; or {@code jdks N runs} (5000, 3) for the start-up measures and the idle heap on each JDK
+ * of {@code -Dbench.jdks} (homes separated by {@code :}; by default this JVM's and every
+ * {@code /usr/lib/jvm/temurin-*}). Prints the tables and writes them to
  * {@code bench/harness/target/bench/results.md}; fails when a peer does not do what it should.
  */
 public final class Bench {
@@ -74,6 +76,8 @@ public final class Bench {
     private int shardServers;
     /** The HTTP port of each Liberty server. */
     private final Map<String, Integer> httpPorts = new HashMap<>();
+    /** The JDK the peers are launched on: JOSDK's {@code java}, Liberty's {@code JAVA_HOME}, and their {@code jcmd}. */
+    private Path jdk = Path.of(System.getProperty("java.home"));
 
     private Bench(int n, int runs, int seconds, int rate) {
         this.n = n;
@@ -101,6 +105,11 @@ public final class Bench {
         if (args.length > 0 && args[0].equals("shards")) {
             String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
             new Bench(argument(rest, 0, 10_000), argument(rest, 1, 1), 0, 0).runShards();
+            return;
+        }
+        if (args.length > 0 && args[0].equals("jdks")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            new Bench(argument(rest, 0, 5000), argument(rest, 1, 3), 0, 0).runJdks();
             return;
         }
         if (args.length > 0 && args[0].equals("start")) {
@@ -182,6 +191,75 @@ public final class Bench {
             System.out.println(table);
             Files.writeString(work.resolve("results-start.md"), table + "\n" + machine());
         });
+    }
+
+    /**
+     * The start-up measures and the idle heap of both peers on each JDK, alternating the JDKs'
+     * order and the peers' order per run: what moving the image to another Java costs or saves.
+     */
+    private void runJdks() throws Exception {
+        List<Path> homes = jdks();
+        if (homes.size() < 2) {
+            throw new IllegalStateException("bench jdks needs two JDKs or more; found " + homes
+                    + " (name their homes in -Dbench.jdks, separated by ':')");
+        }
+        List<String> versions = homes.stream().map(Bench::version).toList();
+        withCluster(() -> {
+            for (int run = 0; run < runs; run++) {
+                List<Path> order = new ArrayList<>(homes);
+                if (run % 2 == 1) {
+                    java.util.Collections.reverse(order);
+                }
+                for (Path home : order) {
+                    jdk = home;
+                    for (String peer : run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK")) {
+                        String label = peer + " " + version(home);
+                        try (Peer started = launch(peer, environment(TICKS, n, EMPTY, 0))) {
+                            recordStart(started, label);
+                        }
+                        idle(peer, label);
+                    }
+                }
+                System.out.println("run " + (run + 1) + " of " + runs + " done");
+            }
+            jdk = Path.of(System.getProperty("java.home"));
+            String table = results.jdksTable(n, runs, versions);
+            System.out.println();
+            System.out.println(table);
+            Files.writeString(work.resolve("results-jdks.md"), table + "\n" + machine());
+        });
+    }
+
+    /** The JDK homes of {@code -Dbench.jdks}, or this JVM's and every {@code /usr/lib/jvm/temurin-*} home. */
+    private static List<Path> jdks() throws IOException {
+        String named = System.getProperty("bench.jdks", "").trim();
+        if (!named.isEmpty()) {
+            return java.util.Arrays.stream(named.split(":")).map(Path::of).toList();
+        }
+        List<Path> homes = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (Files.isDirectory(jvms)) {
+            try (var entries = Files.list(jvms)) {
+                entries.filter(home -> home.getFileName().toString().startsWith("temurin-") && Files.isExecutable(home.resolve("bin/java")))
+                        .sorted().forEach(homes::add);
+            }
+        }
+        return homes;
+    }
+
+    /** The feature release of the JDK at {@code home} ("17", "25"), from its {@code release} file. */
+    static String version(Path home) {
+        try {
+            for (String line : Files.readAllLines(home.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String version = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                    return version.contains(".") ? version.substring(0, version.indexOf('.')) : version;
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the release file of " + home, e);
+        }
+        throw new IllegalStateException(home + "/release names no JAVA_VERSION");
     }
 
     /** The peer whose server adds Liberty's MicroProfile Telemetry, its SDK left off (the default): tracing configured but off. */
@@ -494,15 +572,20 @@ public final class Bench {
 
     /** The moments of a start that drains N ticks; returns when the peer is ready and has reconciled all. */
     private void recordStart(Peer peer) throws InterruptedException {
+        recordStart(peer, peer.name());
+    }
+
+    /** The start-up measures of {@code peer}, recorded under {@code label}. */
+    private void recordStart(Peer peer, String label) throws InterruptedException {
         long framework = peer.await("framework start", PATIENCE);
         long engine = peer.await("engine start", PATIENCE);
         long all = peer.await("reconciled tick", PATIENCE);
         long ready = peer.await("ready", PATIENCE);
-        results.add(peer.name(), Results.LAUNCH_TO_FRAMEWORK, framework);
-        results.add(peer.name(), Results.LAUNCH_TO_READY, ready);
-        results.add(peer.name(), Results.LAUNCH_TO_ALL, all);
-        results.add(peer.name(), Results.DRAIN_FROM_FRAMEWORK, n * 1000.0 / Math.max(1, all - framework));
-        results.add(peer.name(), Results.DRAIN_FROM_ENGINE, n * 1000.0 / Math.max(1, all - engine));
+        results.add(label, Results.LAUNCH_TO_FRAMEWORK, framework);
+        results.add(label, Results.LAUNCH_TO_READY, ready);
+        results.add(label, Results.LAUNCH_TO_ALL, all);
+        results.add(label, Results.DRAIN_FROM_FRAMEWORK, n * 1000.0 / Math.max(1, all - framework));
+        results.add(label, Results.DRAIN_FROM_ENGINE, n * 1000.0 / Math.max(1, all - engine));
     }
 
     /** Namespaces, the CRD, N ticks and N ConfigMaps of 1 KiB each. */
@@ -649,10 +732,15 @@ public final class Bench {
 
     /** The heap after GC with nothing to cache. */
     private void idle(String name) throws Exception {
+        idle(name, name);
+    }
+
+    /** The idle heap of peer {@code name}, recorded under {@code label}. */
+    private void idle(String name, String label) throws Exception {
         try (Peer peer = launch(name, environment(EMPTY, 0, EMPTY, 0))) {
             peer.await("ready", PATIENCE);
             TimeUnit.SECONDS.sleep(1);
-            results.add(name, Results.HEAP_IDLE, peer.heapAfterGc());
+            results.add(label, Results.HEAP_IDLE, peer.heapAfterGc());
         }
     }
 
@@ -728,14 +816,17 @@ public final class Bench {
     private Peer josdk(Map<String, String> environment) throws IOException {
         Path peer = root.resolve("bench/tick-josdk/target");
         String classpath = peer.resolve("classes") + ":" + Files.readString(peer.resolve("classpath.txt")).trim();
-        return Peer.launch("JOSDK", List.of(java(), "-cp", classpath, "dev.mooring.bench.josdk.Main"), environment, null, null);
+        return Peer.launch("JOSDK", List.of(jdk.resolve("bin/java").toString(), "-cp", classpath, "dev.mooring.bench.josdk.Main"),
+                environment, null, null, jdk);
     }
 
     private Peer mooring(String server, Map<String, String> environment) throws Exception {
         Path command = liberty.home().resolve("bin/server");
         String name = server.equals("bench-telemetry") ? TELEMETRY : "Mooring";
-        return Peer.launch(name, List.of(command.toString(), "run", server), environment,
-                List.of(command.toString(), "stop", server), URI.create("http://127.0.0.1:" + httpPorts.get(server) + "/health/ready"));
+        Map<String, String> onJdk = new HashMap<>(environment);
+        onJdk.put("JAVA_HOME", jdk.toString());
+        return Peer.launch(name, List.of(command.toString(), "run", server), onJdk,
+                List.of(command.toString(), "stop", server), URI.create("http://127.0.0.1:" + httpPorts.get(server) + "/health/ready"), jdk);
     }
 
     /**

@@ -38,6 +38,8 @@ final class Peer implements AutoCloseable {
     private final List<String> stop;
     private final Map<String, String> environment;
     private final long launched;
+    /** The {@code jcmd} of the peer's own JDK. */
+    private final String jcmd;
     private final Map<String, Long> moments = new ConcurrentHashMap<>();
     private final Map<String, String> latencies = new ConcurrentHashMap<>();
     /** Object name to the epoch millisecond of its first pass of a loaded change ({@code BENCH_LOADED_ONLY}). */
@@ -47,9 +49,10 @@ final class Peer implements AutoCloseable {
     /** Killed with SIGKILL ({@link #kill9}): nothing left to stop. */
     private volatile boolean killed;
 
-    private Peer(String name, List<String> command, Map<String, String> environment, List<String> stop, URI ready)
+    private Peer(String name, List<String> command, Map<String, String> environment, List<String> stop, URI ready, Path jdk)
             throws IOException {
         this.name = name;
+        this.jcmd = jdk.resolve("bin/jcmd").toString();
         this.stop = stop;
         this.environment = environment;
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -69,7 +72,13 @@ final class Peer implements AutoCloseable {
     /** Launches {@code command}; {@code ready} is polled for readiness when not null, {@code stop} ends the process when not null. */
     static Peer launch(String name, List<String> command, Map<String, String> environment, List<String> stop, URI ready)
             throws IOException {
-        return new Peer(name, command, environment, stop, ready);
+        return launch(name, command, environment, stop, ready, Path.of(System.getProperty("java.home")));
+    }
+
+    /** Like {@link #launch(String, List, Map, List, URI)}, for a process on the JDK at {@code jdk} (whose {@code jcmd} measures it). */
+    static Peer launch(String name, List<String> command, Map<String, String> environment, List<String> stop, URI ready, Path jdk)
+            throws IOException {
+        return new Peer(name, command, environment, stop, ready, jdk);
     }
 
     String name() {
@@ -227,14 +236,12 @@ final class Peer implements AutoCloseable {
 
     /** The first {@code lines} lines of the JVM's class histogram (live objects, after a full collection): where the heap goes. */
     String histogram(int lines) throws Exception {
-        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         String histogram = Bench.exec(List.of(jcmd, Long.toString(javaPid()), "GC.class_histogram"), Map.of());
         return String.join("\n", histogram.lines().limit(lines).toList());
     }
 
     /** Heap in use after a full collection, in bytes, as {@code jcmd GC.heap_info} reports it. */
     long heapAfterGc() throws Exception {
-        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         String pid = Long.toString(javaPid());
         Bench.exec(List.of(jcmd, pid, "GC.run"), Map.of());
         Bench.exec(List.of(jcmd, pid, "GC.run"), Map.of());

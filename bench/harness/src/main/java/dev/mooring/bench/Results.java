@@ -133,6 +133,37 @@ final class Results {
         return table;
     }
 
+    /**
+     * The start-up measures and the idle heap per JDK ({@code versions}, the first the reference):
+     * the two peers side by side on each, then each peer on each JDK against the first.
+     */
+    String jdksTable(int n, int runs, List<String> versions) {
+        StringBuilder text = new StringBuilder();
+        text.append("N = ").append(n).append(" objects, ").append(runs).append(" runs, start-up and idle heap per JDK; median (min-max)\n");
+        List<String> measures = List.of(LAUNCH_TO_FRAMEWORK, LAUNCH_TO_READY, LAUNCH_TO_ALL, DRAIN_FROM_FRAMEWORK, HEAP_IDLE);
+        for (String version : versions) {
+            text.append("\n| measure, Java ").append(version).append(" | JOSDK | Mooring | Mooring/JOSDK |\n|---|---|---|---|\n");
+            for (String measure : measures) {
+                row(text, measure, "JOSDK " + version, "Mooring " + version, measure.equals(HEAP_IDLE) ? 1024 * 1024 : 1);
+            }
+        }
+        String reference = versions.get(0);
+        for (String version : versions.subList(1, versions.size())) {
+            for (String peer : List.of("Mooring", "JOSDK")) {
+                text.append("\n| measure, ").append(peer).append(" | Java ").append(reference).append(" | Java ").append(version)
+                        .append(" | ").append(version).append('/').append(reference).append(" |\n|---|---|---|---|\n");
+                for (String measure : measures) {
+                    row(text, measure, peer + " " + reference, peer + " " + version, measure.equals(HEAP_IDLE) ? 1024 * 1024 : 1);
+                }
+            }
+        }
+        String table = text.toString().replace(" N ", " " + n + " ");
+        if (table.contains("| - |")) {
+            throw new IllegalStateException("Some measure has no value:\n" + table);
+        }
+        return table;
+    }
+
     /** A measure of the scale benchmark, for one kind ({@code tick}, {@code configmap}). */
     static String scale(String kind, String measure) {
         return kind + ": " + measure;
