@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The stand-in for the official Open Liberty image (kernel-slim), made from what the registries
-# here serve: a Debian root file system (debootstrap, with Debian's OpenJDK 17 JRE, a HotSpot JVM)
+# here serve: a Debian root file system (debootstrap, with Debian's OpenJDK JRE, a HotSpot JVM:
+# 17 on bookworm by default, 21 or 25 on trixie with MOORING_BASE_JAVA=21 or 25)
 # and Open Liberty's full runtime zip from Maven Central (scripts/liberty.sh), laid out as the
 # official image is: /opt/ol/wlp, /config, /output, /logs, user 1001 in group 0, features.sh and
 # configure.sh on the PATH, the same ENTRYPOINT and CMD. Mooring's Containerfiles build on it with
 # --build-arg BASE=<the name this prints>, as they build on the official image without it.
 #
 #   liberty-base/build.sh            build (or load from the cache) and print the image's name
+#   MOORING_BASE_JAVA=25 liberty-base/build.sh     the same on Java 25
 #
 # Cached under $MOORING_CACHE/liberty-base/<key>/image.tar (default ~/.cache/mooring), keyed by the
 # Liberty version, the Debian suite, the JRE package and these files; two builds at once take
@@ -17,8 +19,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 cache=${MOORING_CACHE:-$HOME/.cache/mooring}
 mirror=${MOORING_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-suite=${MOORING_DEBIAN_SUITE:-bookworm}
-jre=openjdk-17-jre-headless
+java=${MOORING_BASE_JAVA:-17}
+case "$java" in
+    17) default_suite=bookworm ;;
+    21|25) default_suite=trixie ;;
+    *) echo "[liberty-base] MOORING_BASE_JAVA must be 17, 21 or 25, not '$java'" >&2; exit 2 ;;
+esac
+suite=${MOORING_DEBIAN_SUITE:-$default_suite}
+jre=openjdk-$java-jre-headless
 liberty_version=$(sed -n 's:.*<liberty.runtime.version>\(.*\)</liberty.runtime.version>.*:\1:p' "$root/pom.xml")
 files_hash=$(cat "$here/build.sh" "$here"/helpers/*/* | sha256sum | cut -c1-12)
 key="$liberty_version-$suite-${jre%%-headless}-$files_hash"
@@ -78,7 +86,7 @@ chmod -R ug+rwx "$rootfs/opt/ol/helpers"
 say "importing the root file system"
 tar -C "$rootfs" -c . | podman import -q \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/ol/wlp/bin:/opt/ol/helpers/build' \
-    --change 'ENV JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64' \
+    --change "ENV JAVA_HOME=/usr/lib/jvm/java-$java-openjdk-amd64" \
     --change 'ENV LOG_DIR=/logs' --change 'ENV WLP_OUTPUT_DIR=/opt/ol/wlp/output' --change 'ENV WLP_SKIP_MAXPERMSIZE=true' \
     --change 'ENV RANDFILE=/tmp/.rnd' \
     --change 'USER 1001' --change 'EXPOSE 9080' --change 'EXPOSE 9443' \

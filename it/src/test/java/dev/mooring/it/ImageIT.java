@@ -67,7 +67,8 @@ class ImageIT {
                 URI.create("http://127.0.0.1:" + http + "/health/ready")).timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode(), status -> status == 200);
         Duration ready = Duration.ofNanos(System.nanoTime() - launched);
-        System.out.println("[image] podman run -> /health/ready UP: " + ready.toMillis() + " ms (stand-in base, HotSpot 17)");
+        String java = System.getProperty("mooring.it.base.java", "").isBlank() ? "17" : System.getProperty("mooring.it.base.java").trim();
+        System.out.println("[image] podman run -> /health/ready UP: " + ready.toMillis() + " ms (stand-in base, HotSpot " + java + ")");
 
         assertTrue(Podman.podman("exec", container, "cat", "/proc/1/status").lines()
                 .anyMatch(line -> line.matches("Uid:\\s+1001\\s+1001\\s+1001\\s+1001")), "the server runs as user 1001");
@@ -83,6 +84,8 @@ class ImageIT {
             assertTrue(line.startsWith("{") && com.google.gson.JsonParser.parseString(line).isJsonObject(), "not a JSON record: " + line);
         }
         assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller configmap-mirror"), logs);
+        assertTrue(lines.stream().anyMatch(line -> line.startsWith("Launching defaultServer ") && line.contains(", version " + java + ".")),
+                "the image's JVM is Java " + java + " (-Dit.base.java): " + lines.get(0));
 
         KubeHttp http2 = new KubeHttp(Testbed.client());
         http2.send("POST", "/api/v1/namespaces/" + namespace + "/configmaps", Map.of(), "{\"metadata\":{\"name\":\"hello\","

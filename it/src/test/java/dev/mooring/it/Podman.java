@@ -28,7 +28,11 @@ public final class Podman {
     /** The stand-in base image (built once, then loaded from the cache): liberty-base/build.sh of {@code root}. */
     public static String standInBase(Path root) throws Exception {
         Path script = root.resolve("liberty-base/build.sh");
-        Result built = run(Duration.ofMinutes(20), List.of("bash", script.toString()));
+        // MOORING_BASE_JAVA (17, 21 or 25) from -Dmooring.it.base.java, when given: the image's JVM
+        String java = System.getProperty("mooring.it.base.java", "").trim();
+        List<String> command = java.isEmpty() ? List.of("bash", script.toString())
+                : List.of("env", "MOORING_BASE_JAVA=" + java, "bash", script.toString());
+        Result built = run(Duration.ofMinutes(20), command);
         if (built.exit() != 0) {
             throw new IllegalStateException("liberty-base/build.sh failed: " + built.output());
         }
