@@ -5,6 +5,7 @@ import dev.mooring.manifests.Installer;
 import dev.mooring.stack.ApiServerLauncher;
 import dev.mooring.stack.FreePorts;
 import dev.mooring.stack.LibertyRuntime;
+import dev.mooring.stack.LibertyServer;
 import dev.mooring.stack.RunningApiServer;
 import dev.mooring.stack.StackCache;
 import io.kubernetes.client.util.Config;
@@ -105,6 +106,11 @@ public final class Bench {
         if (args.length > 0 && args[0].equals("shards")) {
             String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
             new Bench(argument(rest, 0, 10_000), argument(rest, 1, 1), 0, 0).runShards();
+            return;
+        }
+        if (args.length > 0 && args[0].equals("features")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            new Bench(0, argument(rest, 0, 3), 0, 0).runFeatures();
             return;
         }
         if (args.length > 0 && args[0].equals("jdks")) {
@@ -228,6 +234,79 @@ public final class Bench {
             System.out.println(table);
             Files.writeString(work.resolve("results-jdks.md"), table + "\n" + machine());
         });
+    }
+
+    /**
+     * Where Liberty's idle heap goes, by feature: Mooring's server (its server.xml and jvm.options)
+     * with no application, started with no feature (the kernel), with each of Mooring's features
+     * alone (with what it brings along), with all of them, and with all but one; the used heap after
+     * two full collections once the server is ready, median of the runs. The application's own
+     * share is the idle heap of the other measures minus the all-features figure here.
+     */
+    private void runFeatures() throws Exception {
+        Path config = root.resolve("liberty-config/src/main/liberty/config");
+        String serverXml = Files.readString(config.resolve("server.xml"));
+        Matcher block = Pattern.compile("(?s)<featureManager>.*?</featureManager>").matcher(serverXml);
+        if (!block.find()) {
+            throw new IllegalStateException("no <featureManager> in " + config.resolve("server.xml"));
+        }
+        List<String> features = new ArrayList<>();
+        Matcher feature = Pattern.compile("<feature>([^<]+)</feature>").matcher(block.group());
+        while (feature.find()) {
+            features.add(feature.group(1).trim());
+        }
+        Map<String, List<String>> configurations = new java.util.LinkedHashMap<>();
+        configurations.put("kernel (no feature)", List.of());
+        configurations.put("all of Mooring's features", features);
+        features.forEach(alone -> configurations.put("only " + alone, List.of(alone)));
+        features.forEach(left -> configurations.put("all but " + left,
+                features.stream().filter(other -> !other.equals(left)).toList()));
+        Files.createDirectories(work);
+        liberty = LibertyRuntime.at(Path.of(exec(List.of("bash", root.resolve("scripts/liberty.sh").toString(), "home"), Map.of()).trim()));
+        Path featuresUsr = work.resolve("features-usr");
+        for (int run = 0; run < runs; run++) {
+            for (Map.Entry<String, List<String>> configuration : configurations.entrySet()) {
+                String xml = block.replaceFirst(java.util.regex.Matcher.quoteReplacement("<featureManager>"
+                        + configuration.getValue().stream().map(name -> "<feature>" + name + "</feature>").collect(java.util.stream.Collectors.joining())
+                        + "</featureManager>"));
+                results.add(configuration.getKey(), Results.HEAP_IDLE, idleServer(featuresUsr, xml));
+            }
+            System.out.println("run " + (run + 1) + " of " + runs + " done");
+        }
+        String table = results.featuresTable(runs, new ArrayList<>(configurations.keySet()));
+        System.out.println();
+        System.out.println(table);
+        Files.writeString(work.resolve("results-features.md"), table + "\n" + machine());
+    }
+
+    /** Starts a server of {@code serverXml} (no application) and returns its heap after GC once it is ready. */
+    private long idleServer(Path featuresUsr, String serverXml) throws Exception {
+        int[] ports = FreePorts.pick(2);
+        String server = "features";
+        LibertyServer created = liberty.createServer(featuresUsr, server,
+                LibertyRuntime.Configuration.fromFolder(root.resolve("liberty-config/src/main/liberty/config")), ports[0], ports[1],
+                Map.of("http.host", "127.0.0.1"));
+        Files.writeString(created.dir().resolve("server.xml"), serverXml);
+        Path command = liberty.home().resolve("bin/server");
+        Map<String, String> environment = Map.of("WLP_USER_DIR", featuresUsr.toString(), "JAVA_HOME", jdk.toString());
+        try (Peer peer = Peer.launch("Liberty", List.of(command.toString(), "run", server), environment,
+                List.of(command.toString(), "stop", server), null, jdk)) {
+            peer.await("server started", PATIENCE);
+            TimeUnit.SECONDS.sleep(1);
+            return peer.heapAfterGc();
+        } finally {
+            deleteTree(featuresUsr.resolve("servers").resolve(server));
+        }
+    }
+
+    private static void deleteTree(Path tree) throws IOException {
+        if (Files.exists(tree)) {
+            try (var paths = Files.walk(tree)) {
+                for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
     }
 
     /** The JDK homes of {@code -Dbench.jdks}, or this JVM's and every {@code /usr/lib/jvm/temurin-*} home. */

@@ -148,6 +148,9 @@ final class Peer implements AutoCloseable {
                         tail.removeFirst();
                     }
                 }
+                if (line.contains("CWWKF0011I")) { // Liberty's "server is ready to run a smarter planet"
+                    moments.putIfAbsent("server started", System.currentTimeMillis());
+                }
                 Matcher moment = MOMENT.matcher(line);
                 if (moment.find()) {
                     moments.putIfAbsent(moment.group(1), Long.valueOf(moment.group(2)));

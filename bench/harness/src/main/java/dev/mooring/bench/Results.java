@@ -164,6 +164,32 @@ final class Results {
         return table;
     }
 
+    /**
+     * The idle heap of Liberty servers per feature configuration ({@code configurations}, in
+     * order; the first is the kernel alone): the median, and its difference to the kernel and
+     * to all features.
+     */
+    String featuresTable(int runs, List<String> configurations) {
+        StringBuilder text = new StringBuilder();
+        text.append(runs).append(" runs; heap after GC of a ready server with no application; median (min-max)\n\n");
+        text.append("| features | heap (MiB) | above the kernel (MiB) | against all (MiB) |\n|---|---|---|---|\n");
+        double mebibyte = 1024 * 1024;
+        Map<String, List<Double>> byConfiguration = values.getOrDefault(HEAP_IDLE, Map.of());
+        double kernel = median(byConfiguration.getOrDefault(configurations.get(0), List.of(0.0))) / mebibyte;
+        double all = median(byConfiguration.getOrDefault(configurations.get(1), List.of(0.0))) / mebibyte;
+        for (String configuration : configurations) {
+            List<Double> heap = scaled(byConfiguration.get(configuration), mebibyte);
+            if (heap.isEmpty()) {
+                throw new IllegalStateException("No heap measured for " + configuration);
+            }
+            double median = median(heap);
+            text.append("| ").append(configuration).append(" | ").append(cell(heap)).append(" | ")
+                    .append(String.format(java.util.Locale.ROOT, "%+.1f", median - kernel)).append(" | ")
+                    .append(String.format(java.util.Locale.ROOT, "%+.1f", median - all)).append(" |\n");
+        }
+        return text.toString();
+    }
+
     /** A measure of the scale benchmark, for one kind ({@code tick}, {@code configmap}). */
     static String scale(String kind, String measure) {
         return kind + ": " + measure;
