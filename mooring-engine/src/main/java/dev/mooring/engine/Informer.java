@@ -55,6 +55,8 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private final ApiContact contact;
     /** The controller's transform of what is cached, or null: objects cached as received. */
     private final dev.mooring.engine.model.ObjectTransform transform;
+    /** What the cache keeps smaller (empty collections, timestamps); this informer's thread only. */
+    private final CacheCompaction compaction = new CacheCompaction();
 
     private final InformerStore<T> store = new InformerStore<>();
     private final CountDownLatch synced = new CountDownLatch(1);
@@ -281,7 +283,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
                 query.put("resourceVersion", "0");
             }
             JsonObject metadata = lists.streamList(scope.path(), query, type.listAccept(), item -> {
-                T object = shape(CachedObjects.decode(item, type));
+                T object = compaction.compact(shape(CachedObjects.decode(item, type)));
                 if (initial) {
                     store.fill(object);
                 } else {
@@ -357,12 +359,12 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private boolean handle(Watch.Response<JsonObject> event) {
         switch (event.type) {
             case "ADDED", "MODIFIED" -> {
-                T object = shape(CachedObjects.decode(event.object, type));
+                T object = compaction.compact(shape(CachedObjects.decode(event.object, type)));
                 store.put(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
             case "DELETED" -> {
-                T object = shape(CachedObjects.decode(event.object, type));
+                T object = compaction.compact(shape(CachedObjects.decode(event.object, type)));
                 store.remove(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
             }
