@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * Liberty InstantOn's {@code server checkpoint --at=afterAppStart} on HotSpot, with Liberty's
  * stand-in for CRIU ({@code io.openliberty.checkpoint.stub.criu=true}: the checkpoint is not
  * written, the hooks run and the server goes on as restored) and {@code crac-1.4}: Mooring's
- * controllers wait for the restore notification; the operator opens no connection
+ * controllers and admission webhooks wait for the restore notification; the operator opens no connection
  * to the API server (through a proxy that notes each one) before it, and after it connects,
  * becomes ready and reconciles.
  */
@@ -42,8 +42,17 @@ class CheckpointIT {
         }
     }
 
+    private static boolean logged(LibertyProcess server, String text) throws Exception {
+        try {
+            server.logTime(text);
+            return true;
+        } catch (AssertionError absent) {
+            return false;
+        }
+    }
+
     @Test
-    void theControllersStartOnRestoreAndNothingConnectsBeforeIt() throws Exception {
+    void theControllersAndWebhooksStartOnRestoreAndNothingConnectsBeforeIt() throws Exception {
         Files.createDirectories(dir);
         KubeHttp http = new KubeHttp(Testbed.client());
         String namespace = "checkpoint-" + java.util.UUID.randomUUID().toString().substring(0, 8);
@@ -54,8 +63,8 @@ class CheckpointIT {
         Path kubeconfig = dir.resolve("proxied.kubeconfig");
         Files.writeString(kubeconfig, Files.readString(Testbed.runDir().resolve("admin.kubeconfig"))
                 .replace(direct, "https://127.0.0.1:" + proxy.port()));
-        Path ear = dir.resolve("checkpoint.ear");
-        Files.copy(Path.of(System.getProperty("mooring.it.ear")), ear, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // Mooring's demo (the ConfigMap mirror) and the admission-policies example: controllers and webhooks
+        Path ear = Ears.exportWithPackage(dir, "checkpoint.ear", dev.mooring.examples.admission.DeploymentPolicy.class, namespace);
         String[] properties = java.util.stream.Stream.concat(java.util.stream.Stream.of(LibertyProcess.webhookTls()),
                 java.util.stream.Stream.of("mooring.namespace=" + namespace, "io.openliberty.checkpoint.stub.criu=true"))
                 .toArray(String[]::new);
@@ -63,11 +72,18 @@ class CheckpointIT {
                 Map.of("crac.xml", "<server><featureManager><feature>crac-1.4</feature></featureManager></server>"), properties);
         checkpoint = server.checkpointAfterAppStart(dir.resolve("checkpoint.out"));
         server.awaitLive();
-        Eventually.await("ready after the restore", Duration.ofSeconds(90), () -> server.get("/health/ready").status() == 200);
+        Eventually.await("live after the restore", Duration.ofSeconds(90), () -> server.get("/health/live").status() == 200);
+        Eventually.await("both started after the restore", Duration.ofSeconds(30),
+                () -> logged(server, "Restored from the checkpoint: starting ["));
 
         long deferred = server.logTime("A checkpoint after the application's start is requested: the controllers start");
         long requested = server.logTime("CWWKC0451I");
-        long restored = server.logTime("Restored from the checkpoint: starting [the controllers]");
+        long restored = server.logTime("Restored from the checkpoint: starting [");
+        assertTrue(logged(server, "Restored from the checkpoint: starting [the controllers, the admission webhooks]")
+                || logged(server, "Restored from the checkpoint: starting [the admission webhooks, the controllers]"),
+                "both started on the restore");
+        assertTrue(server.logTime("the admission webhooks start when the process is restored") <= requested,
+                "the webhooks deferred at the application's start too");
         assertTrue(deferred <= requested && requested <= restored, "deferred at the application's start (" + deferred
                 + "), checkpoint requested (" + requested + "), restored (" + restored + ")");
         assertTrue(server.logTime("Checkpoint: Mooring holds no connection") <= restored, "told before the checkpoint");
