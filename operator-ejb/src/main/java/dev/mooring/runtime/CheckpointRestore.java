@@ -3,7 +3,6 @@ package dev.mooring.runtime;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -43,8 +42,7 @@ public class CheckpointRestore {
             return false;
         }
         for (String argument : command.split("\\s+")) {
-            if (argument.startsWith(CHECKPOINT_AT)
-                    && argument.substring(CHECKPOINT_AT.length()).toLowerCase(Locale.ROOT).equals("afterappstart")) {
+            if (argument.startsWith(CHECKPOINT_AT) && argument.substring(CHECKPOINT_AT.length()).equalsIgnoreCase("afterAppStart")) {
                 return true;
             }
         }

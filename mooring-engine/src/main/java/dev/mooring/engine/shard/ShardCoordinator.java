@@ -497,24 +497,22 @@ public final class ShardCoordinator {
     /** Takes up to {@code wanted} shards that are free or expired, from this replica's first choice on. */
     private void acquire(int wanted, Map<String, JsonObject> leases, List<String> live, Duration timeout) {
         int first = FairShare.firstChoice(live, identity, settings.shards());
-        List<Write> candidates = new ArrayList<>();
+        List<Integer> candidates = new ArrayList<>();
         for (int i = 0; i < settings.shards(); i++) {
             int shard = (first + i) % settings.shards();
             String name = settings.shardLease(shard);
             JsonObject current = leases.get(name);
             String holder = current == null ? "" : Leases.holder(current);
-            if (held.containsKey(shard) || !holder.isEmpty() && !holder.equals(identity) && !expired(name, current)) {
-                continue;
+            if (!held.containsKey(shard) && (holder.isEmpty() || holder.equals(identity) || expired(name, current))) {
+                candidates.add(shard);
             }
-            candidates.add(current == null
-                    ? new Write(shard, Purpose.ACQUIRE, "POST", Leases.path(settings.election().namespace()),
-                            Leases.held(settings.election().namespace(), name, identity, settings.election().leaseDuration().toSeconds()),
-                            "")
-                    : new Write(shard, Purpose.ACQUIRE, "PUT", leasePath(name), hold(current), holder));
         }
         int next = 0;
         while (wanted > 0 && next < candidates.size()) {
-            List<Write> batch = candidates.subList(next, Math.min(candidates.size(), next + wanted));
+            // built per batch, not for every candidate: at most `wanted` are sent, each stamped just before it goes
+            List<Write> batch = candidates.subList(next, Math.min(candidates.size(), next + wanted)).stream()
+                    .map(shard -> acquisition(shard, leases.get(settings.shardLease(shard))))
+                    .toList();
             next += batch.size();
             sendAll(batch, timeout);
             for (Write write : batch) {
@@ -534,6 +532,17 @@ public final class ShardCoordinator {
                 listener.acquired(write.shard);
             }
         }
+    }
+
+    /** The write that takes {@code shard}: a new Lease when {@code current} is null, else {@code current} taken over. */
+    private Write acquisition(int shard, JsonObject current) {
+        String name = settings.shardLease(shard);
+        if (current == null) {
+            return new Write(shard, Purpose.ACQUIRE, "POST", Leases.path(settings.election().namespace()),
+                    Leases.held(settings.election().namespace(), name, identity, settings.election().leaseDuration().toSeconds()), "");
+        }
+        String previous = Leases.holder(current); // read before hold() writes this replica's name over it
+        return new Write(shard, Purpose.ACQUIRE, "PUT", leasePath(name), hold(current), previous);
     }
 
     /**
