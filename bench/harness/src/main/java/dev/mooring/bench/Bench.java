@@ -581,30 +581,41 @@ public final class Bench {
         environment.put("MOORING_CONTROLLER_TICKS_SYNC_TIMEOUT", "10m");
         environment.put("MOORING_CONTROLLER_CONFIGMAPS_SYNC_TIMEOUT", "10m");
         ExecutorService loader = Executors.newSingleThreadExecutor();
+        Path stop = work.resolve("load-stop");
+        Path go = work.resolve("load-go");
+        Files.deleteIfExists(stop);
+        Files.deleteIfExists(go);
         try (Peer peer = launch(name, environment)) {
             Future<String> loaded = null;
-            if (load) {
-                peer.await("first " + kind, PATIENCE);
+            if (load) { // started with the peer, it waits connected for the first pass, so that its changes leave on time
                 loaded = loader.submit(() -> exec(List.of(java(), "-cp", classpath(), Load.class.getName(), "updates",
-                        kubeconfig.toString(), TICKS, Integer.toString(n), Integer.toString(rate), Integer.toString(seconds)), Map.of()));
+                        kubeconfig.toString(), TICKS, Integer.toString(n), Integer.toString(rate),
+                        Long.toString(PATIENCE.toSeconds()), stop.toString(), go.toString()), Map.of()));
             }
             long first = peer.await("first " + kind, PATIENCE);
+            if (load) {
+                Files.createFile(go);
+            }
+            if (Boolean.getBoolean("bench.liveAtFirstPass")) { // a diagnosis: what is live while the backlog waits
+                System.out.println(name + ", " + n + " " + kind + "s, at the first pass: " + peer.liveNow(25));
+            }
             long all = peer.await("reconciled " + kind, PATIENCE);
             GcLog sync = peer.gcLog(logs);
             long peakRss = peer.memory("VmHWM");
             if (loaded != null) {
+                TimeUnit.SECONDS.sleep(seconds);
+                Files.createFile(stop);
                 String output = loaded.get(PATIENCE.toMinutes(), TimeUnit.MINUTES);
                 if (!output.contains("failed 0")) {
                     throw new IllegalStateException("The update loader failed: " + output);
                 }
+                System.out.println(name + ": first pass " + first + " ms after launch, all reconciled at " + all + " ms"
+                        + peer.moment("listed").map(listed -> ", the informer's initial list complete at " + listed + " ms").orElse("")
+                        + "; " + output.lines().filter(line -> line.startsWith("LOAD")).findFirst().orElse(output.strip()));
                 TimeUnit.SECONDS.sleep(1);
                 marker();
-                List<Long> latencies = peer.awaitLatencies(kind, PATIENCE);
-                if (latencies.size() < Math.min(n, rate * seconds) / 2) {
-                    throw new IllegalStateException(name + " reconciled only " + latencies.size() + " of " + rate * seconds + " changes");
-                }
-                results.add(name, Results.scale(kind, Results.DRAIN_P50), Results.percentile(latencies, 50));
-                results.add(name, Results.scale(kind, Results.DRAIN_P99), Results.percentile(latencies, 99));
+                recordLatencies(name, kind, peer.awaitChanges(kind, PATIENCE), peer.awaitEpoch("first " + kind, PATIENCE),
+                        peer.awaitEpoch("reconciled " + kind, PATIENCE));
             }
             TimeUnit.SECONDS.sleep(1);
             long steady = peer.heapAfterGc();
@@ -624,6 +635,28 @@ public final class Bench {
         } finally {
             loader.shutdownNow();
         }
+    }
+
+    /**
+     * The latencies of the changes sent from the first pass until all were reconciled (the
+     * drain), and of those sent in the seconds after it (the same rate, no backlog). Changes sent
+     * before the first pass are left out: the peer's first sight of them is its start, not a change.
+     */
+    private void recordLatencies(String name, String kind, List<Peer.Change> changes, long firstPass, long drained) {
+        List<Long> during = changes.stream().filter(change -> change.sent() >= firstPass && change.sent() < drained)
+                .map(Peer.Change::latency).toList();
+        List<Long> after = changes.stream().filter(change -> change.sent() >= drained).map(Peer.Change::latency).toList();
+        if (after.size() < rate * seconds / 2) {
+            throw new IllegalStateException(name + " reconciled only " + after.size() + " of the " + rate * seconds
+                    + " changes sent after its drain");
+        }
+        results.add(name, Results.scale(kind, Results.DURING_COUNT), during.size());
+        if (!during.isEmpty()) {
+            results.add(name, Results.scale(kind, Results.DURING_P50), Results.percentile(during, 50));
+            results.add(name, Results.scale(kind, Results.DURING_P99), Results.percentile(during, 99));
+        }
+        results.add(name, Results.scale(kind, Results.AFTER_P50), Results.percentile(after, 50));
+        results.add(name, Results.scale(kind, Results.AFTER_P99), Results.percentile(after, 99));
     }
 
     /**

@@ -29,8 +29,14 @@ import javax.net.ssl.TrustManagerFactory;
  * so that a slow answer delays no later request.
  *
  * <pre>
- * updates KUBECONFIG NAMESPACE N RATE SECONDS    merge-patches tick t(i mod N) with spec.value i and spec.sent,
- *                                                the epoch ms at which it was scheduled
+ * updates KUBECONFIG NAMESPACE N RATE SECONDS [STOP_FILE [GO_FILE]]
+ *                                                merge-patches tick t(i mod N) with spec.value i and spec.sent,
+ *                                                the epoch ms at which its request left (not its schedule: a
+ *                                                loader JVM on a busy machine falls behind by up to seconds,
+ *                                                which is no peer's doing; it prints how far); for SECONDS, or,
+ *                                                with STOP_FILE, until that file exists (SECONDS at most); with
+ *                                                GO_FILE, connected and compiled first, from the moment that
+ *                                                file exists
  * admission RATE SECONDS CA_FILE URL...          POSTs one AdmissionReview of a Tick to every URL per tick of
  *                                                the rate, first for SECONDS unmeasured (connections, TLS sessions,
  *                                                compilation), then for SECONDS measured; prints each URL's latencies
@@ -45,33 +51,61 @@ public final class Load {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "updates" -> updates(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]),
-                    Integer.parseInt(args[5]));
+                    Integer.parseInt(args[5]), args.length > 6 ? Path.of(args[6]) : null, args.length > 7 ? Path.of(args[7]) : null);
             case "admission" -> admission(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Path.of(args[3]),
                     List.of(args).subList(4, args.length));
             default -> throw new IllegalArgumentException("unknown load " + args[0]);
         }
     }
 
-    private static void updates(String kubeconfig, String namespace, int n, int rate, int seconds) throws Exception {
+    private static void updates(String kubeconfig, String namespace, int n, int rate, int seconds, Path stop, Path go)
+            throws Exception {
         KubeHttp http = new KubeHttp(Config.fromConfig(kubeconfig));
         AtomicLong failed = new AtomicLong();
         ExecutorService senders = Executors.newFixedThreadPool(64);
+        if (go != null) {
+            for (int i = 0; i < 20; i++) { // a connection and compiled code, so that the first changes leave on time
+                http.get("/apis/bench.mooring.dev/v1/namespaces/" + namespace + "/ticks/t0", Map.of());
+            }
+            while (!Files.exists(go)) {
+                TimeUnit.MILLISECONDS.sleep(5);
+            }
+        }
         long total = (long) rate * seconds;
         long begin = System.currentTimeMillis() + 100;
+        // how late each request left and was answered, against its schedule: the loader's own delay (outside the
+        // measured latencies) and the API server's answer (inside them)
+        List<Long> leftLate = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> answeredLate = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicLong sent = new AtomicLong();
         schedule(rate, total, (i) -> {
+            if (stop != null && i % rate == 0 && Files.exists(stop)) {
+                return false;
+            }
+            sent.incrementAndGet();
             long scheduled = begin + i * 1000 / rate;
             senders.execute(() -> {
                 try {
+                    long leaving = System.currentTimeMillis();
+                    leftLate.add(leaving - scheduled);
                     http.send("PATCH", "/apis/bench.mooring.dev/v1/namespaces/" + namespace + "/ticks/t" + (i % n), Map.of(),
-                            "{\"spec\":{\"value\":" + i + ",\"sent\":" + scheduled + "}}", "application/merge-patch+json");
+                            "{\"spec\":{\"value\":" + i + ",\"sent\":" + leaving + "}}", "application/merge-patch+json");
+                    answeredLate.add(System.currentTimeMillis() - scheduled);
                 } catch (RuntimeException e) {
                     failed.incrementAndGet();
                 }
             });
+            return true;
         }, begin);
         senders.shutdown();
         senders.awaitTermination(2, TimeUnit.MINUTES);
-        System.out.println("LOAD sent " + total + " failed " + failed.get());
+        System.out.println("LOAD sent " + sent.get() + " failed " + failed.get() + "; late against the schedule (ms): left "
+                + spread(leftLate) + ", answered " + spread(answeredLate));
+    }
+
+    /** p50 and p99 of {@code values}, for a log line. */
+    private static String spread(List<Long> values) {
+        return values.isEmpty() ? "(none)" : "p50 " + Results.percentile(values, 50) + " p99 " + Results.percentile(values, 99);
     }
 
     private static void admission(int rate, int seconds, Path ca, List<String> urls) throws Exception {
@@ -110,6 +144,7 @@ public final class Load {
                     }
                 }));
             }
+            return true;
         }, begin);
         for (java.util.concurrent.CompletableFuture<?> future : new ArrayList<>(pending)) {
             try {
@@ -122,18 +157,28 @@ public final class Load {
         return latencies.stream().map(list -> (List<Long>) new ArrayList<>(list)).toList();
     }
 
-    /** Runs {@code send} with 0, 1, ... total - 1 at {@code rate} per second from {@code begin}; returns after the last. */
-    private static void schedule(int rate, long total, java.util.function.LongConsumer send, long begin) throws InterruptedException {
+    /** What {@link #schedule} runs: false to stop early. */
+    private interface Send {
+        boolean send(long i);
+    }
+
+    /**
+     * Runs {@code send} with 0, 1, ... total - 1 at {@code rate} per second from {@code begin};
+     * returns after the last, or as soon as {@code send} answers false.
+     */
+    private static void schedule(int rate, long total, Send send, long begin) throws InterruptedException {
         ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
         AtomicLong next = new AtomicLong();
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
         clock.scheduleAtFixedRate(() -> {
+            if (done.getCount() == 0) {
+                return; // stopped; the clock is being shut down
+            }
             long i = next.getAndIncrement();
-            if (i >= total) {
+            if (i >= total || !send.send(i)) {
                 done.countDown();
                 return;
             }
-            send.accept(i);
         }, Math.max(0, begin - System.currentTimeMillis()) * 1000, 1_000_000 / rate, TimeUnit.MICROSECONDS);
         done.await();
         clock.shutdownNow();

@@ -31,7 +31,7 @@ final class Peer implements AutoCloseable {
     private static final Pattern RECONCILED = Pattern.compile("BENCH reconciled (\\w+) (\\d+) at (\\d+)");
     private static final Pattern FIRST = Pattern.compile("BENCH first (\\w+) at (\\d+)");
     private static final Pattern PASSED = Pattern.compile("BENCH passed (\\S+) at (\\d+)");
-    private static final Pattern LATENCIES = Pattern.compile("BENCH latencies (\\w+) \\[([0-9,]*)\\]");
+    private static final Pattern LATENCIES = Pattern.compile("BENCH latencies (\\w+) \\[([0-9,]*)\\](?: sent \\[([0-9,]*)\\])?");
 
     private final String name;
     private final Process process;
@@ -42,6 +42,7 @@ final class Peer implements AutoCloseable {
     private final String jcmd;
     private final Map<String, Long> moments = new ConcurrentHashMap<>();
     private final Map<String, String> latencies = new ConcurrentHashMap<>();
+    private final Map<String, String> sent = new ConcurrentHashMap<>();
     /** Object name to the epoch millisecond of its first pass of a loaded change ({@code BENCH_LOADED_ONLY}). */
     private final Map<String, Long> passed = new ConcurrentHashMap<>();
     private final Deque<String> tail = new ArrayDeque<>();
@@ -90,6 +91,11 @@ final class Peer implements AutoCloseable {
         return awaitEpoch(moment, timeout) - launched;
     }
 
+    /** Milliseconds from launch to the moment, if the peer reported it by now (some moments only one peer reports). */
+    java.util.Optional<Long> moment(String moment) {
+        return java.util.Optional.ofNullable(moments.get(moment)).map(epoch -> epoch - launched);
+    }
+
     /** The epoch millisecond of the moment, as the peer printed it. */
     long awaitEpoch(String moment, Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
@@ -109,6 +115,22 @@ final class Peer implements AutoCloseable {
         killed = true;
     }
 
+    /** One measured change: the epoch millisecond its request left the loader, and the milliseconds from then to its pass. */
+    record Change(long sent, long latency) {
+    }
+
+    /** The changes the peer measured for {@code kind}, printed after the marker change, forgetting them. */
+    List<Change> awaitChanges(String kind, Duration timeout) throws InterruptedException {
+        List<Long> measured = awaitLatencies(kind, timeout);
+        String sentAt = sent.remove(kind);
+        List<Long> times = sentAt == null || sentAt.isEmpty() ? List.of()
+                : java.util.Arrays.stream(sentAt.split(",")).map(Long::valueOf).toList();
+        if (times.size() != measured.size()) {
+            throw new IllegalStateException(name + " printed " + measured.size() + " latencies of " + kind + " but " + times.size() + " send times");
+        }
+        return java.util.stream.IntStream.range(0, times.size()).mapToObj(i -> new Change(times.get(i), measured.get(i))).toList();
+    }
+
     /** The latencies (ms) the peer printed for {@code kind} after the marker change, forgetting them. */
     List<Long> awaitLatencies(String kind, Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
@@ -122,14 +144,15 @@ final class Peer implements AutoCloseable {
         return values.isEmpty() ? List.of() : java.util.Arrays.stream(values.split(",")).map(Long::valueOf).toList();
     }
 
-    /** Forgets latencies printed so far. */
     /** Each object whose loaded change this peer passed, with the epoch millisecond of its first such pass. */
     Map<String, Long> passed() {
         return Map.copyOf(passed);
     }
 
+    /** Forgets latencies printed so far. */
     void forgetLatencies() {
         latencies.clear();
+        sent.clear();
     }
 
     /** The process id of the JVM (Liberty's {@code server run} starts it as a child of a shell). */
@@ -151,6 +174,9 @@ final class Peer implements AutoCloseable {
                 if (line.contains("CWWKF0011I")) { // Liberty's "server is ready to run a smarter planet"
                     moments.putIfAbsent("server started", System.currentTimeMillis());
                 }
+                if (line.contains("Initial list of ") && !line.contains(" complete: 0 objects")) { // Mooring's informer, at INFO
+                    moments.putIfAbsent("listed", System.currentTimeMillis());
+                }
                 Matcher moment = MOMENT.matcher(line);
                 if (moment.find()) {
                     moments.putIfAbsent(moment.group(1), Long.valueOf(moment.group(2)));
@@ -169,6 +195,9 @@ final class Peer implements AutoCloseable {
                 }
                 Matcher measured = LATENCIES.matcher(line);
                 if (measured.find()) {
+                    if (measured.group(3) != null) {
+                        sent.put(measured.group(1), measured.group(3)); // before the latencies, which awaitChanges waits for
+                    }
                     latencies.put(measured.group(1), measured.group(2));
                 }
             }
@@ -241,6 +270,17 @@ final class Peer implements AutoCloseable {
     String histogram(int lines) throws Exception {
         String histogram = Bench.exec(List.of(jcmd, Long.toString(javaPid()), "GC.class_histogram"), Map.of());
         return String.join("\n", histogram.lines().limit(lines).toList());
+    }
+
+    /**
+     * The live objects now, in bytes, and the largest classes: one {@code jcmd GC.class_histogram}
+     * (a full collection, then the histogram's total), quick enough to catch a drain of seconds.
+     */
+    String liveNow(int lines) throws Exception {
+        String histogram = Bench.exec(List.of(jcmd, Long.toString(javaPid()), "GC.class_histogram"), Map.of());
+        Matcher total = Pattern.compile("Total\\s+\\d+\\s+(\\d+)").matcher(histogram);
+        return (total.find() ? Long.parseLong(total.group(1)) / (1024 * 1024) + " MiB live" : "no total")
+                + "\n" + String.join("\n", histogram.lines().limit(lines).toList());
     }
 
     /** Heap in use after a full collection, in bytes, as {@code jcmd GC.heap_info} reports it. */

@@ -6,8 +6,8 @@ import java.util.BitSet;
  * What a benchmark reconciler reports, the same on both peers: one line at its first pass, one
  * when it has seen all expected objects, and the update latencies it measured when it sees the marker value.
  *
- * <p>A change the loader sends carries {@code sent}, the epoch millisecond at which the loader
- * was scheduled to send it; the latency of a pass is the time from then to the pass. A pass of an
+ * <p>A change the loader sends carries {@code sent}, the epoch millisecond at which its request
+ * left the loader; the latency of a pass is the time from then to the pass. A pass of an
  * object whose value is {@link #MARKER} prints the latencies measured so far and forgets them (its
  * {@code sent} is minus the epoch millisecond it was sent at). Changes and markers sent before the
  * probe was made (left by an earlier process) are ignored.
@@ -29,6 +29,8 @@ public final class Probe {
     private int seenCount;
     private final java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean();
     private final StringBuffer latencies = new StringBuffer();
+    /** The {@code sent} of each latency, in the same order. */
+    private final StringBuffer sentTimes = new StringBuffer();
     /** Changes and markers sent before the probe was made are a previous process's: not counted. */
     private final long created = System.currentTimeMillis();
     private final long waitMillis = Long.parseLong(System.getenv().getOrDefault("BENCH_WAIT_MS", "0"));
@@ -92,14 +94,19 @@ public final class Probe {
         }
         if (value != null && value == MARKER && sent != null && -sent >= created) {
             String measured;
+            String sentAt;
             synchronized (latencies) {
                 measured = latencies.toString();
+                sentAt = sentTimes.toString();
                 latencies.setLength(0);
+                sentTimes.setLength(0);
             }
-            System.out.println("BENCH latencies " + kind + " [" + measured + "]");
+            System.out.println("BENCH latencies " + kind + " [" + measured + "] sent [" + sentAt + "]");
         } else if (sent != null && sent >= created) {
             synchronized (latencies) {
-                latencies.append(latencies.length() == 0 ? "" : ",").append(now - sent);
+                String separator = latencies.length() == 0 ? "" : ",";
+                latencies.append(separator).append(now - sent);
+                sentTimes.append(separator).append(sent);
             }
         }
     }
