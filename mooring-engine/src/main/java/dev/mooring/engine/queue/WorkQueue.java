@@ -68,11 +68,11 @@ public final class WorkQueue<K> {
     private int readyLowCount;
     /** Low keys still owed before the next normal one, while both wait. */
     private int lowTurns;
-    private final Map<K, Priority> dirty = new HashMap<>();
+    /** The keys waiting to be handed out: their priority and since when they wait. */
+    private final Map<K, Waiting> dirty = new HashMap<>();
     private final Set<K> processing = new HashSet<>();
     private final DelayedKeys<K> delayed = new DelayedKeys<>();
-    /** When each dirty key became ready, and when each processing key was handed out (ticker nanoseconds). */
-    private final Map<K, Long> readySince = new HashMap<>();
+    /** When each processing key was handed out (ticker nanoseconds). */
     private final Map<K, Long> processingSince = new HashMap<>();
     private boolean shuttingDown;
     private boolean immediate;
@@ -261,13 +261,12 @@ public final class WorkQueue<K> {
                 throw new IllegalStateException("done called for a key that is not processing: " + key);
             }
             observer.worked(Duration.ofNanos(ticker.getAsLong() - processingSince.remove(key)));
-            Priority again = dirty.get(key);
+            Waiting again = dirty.get(key);
             if (again != null) {
                 if (immediate) {
                     dirty.remove(key);
-                    readySince.remove(key);
                 } else {
-                    makeReady(key, again);
+                    makeReady(key, again.priority);
                     workChanged.signal();
                 }
             }
@@ -301,7 +300,6 @@ public final class WorkQueue<K> {
                 readyLow.clear();
                 readyLowCount = 0;
                 dirty.keySet().retainAll(processing);
-                readySince.keySet().retainAll(dirty.keySet());
             }
             workChanged.signalAll();
             idleChanged.signalAll();
@@ -411,17 +409,16 @@ public final class WorkQueue<K> {
     }
 
     private void enqueue(K key, Priority priority) {
-        Priority waiting = dirty.get(key);
+        Waiting waiting = dirty.get(key);
         if (waiting == null) {
-            dirty.put(key, priority);
-            readySince.put(key, ticker.getAsLong());
+            dirty.put(key, new Waiting(priority, ticker.getAsLong()));
             observer.added();
             if (!processing.contains(key)) {
                 makeReady(key, priority);
                 workChanged.signal();
             }
-        } else if (waiting == Priority.LOW && priority == Priority.NORMAL) {
-            dirty.put(key, Priority.NORMAL);
+        } else if (waiting.priority == Priority.LOW && priority == Priority.NORMAL) {
+            waiting.priority = Priority.NORMAL;
             if (!processing.contains(key)) {
                 readyLowCount--; // its entry in readyLow is stale now
                 ready.addLast(key);
@@ -464,10 +461,10 @@ public final class WorkQueue<K> {
             lowTurns = key != null && readyLowCount > 0 ? LOW_TURNS : 0;
         }
         if (key != null) {
-            dirty.remove(key);
+            Waiting waited = dirty.remove(key);
             processing.add(key);
             long now = ticker.getAsLong();
-            observer.waited(Duration.ofNanos(now - readySince.remove(key)));
+            observer.waited(Duration.ofNanos(now - waited.since));
             processingSince.put(key, now);
         }
         return key;
@@ -480,10 +477,25 @@ public final class WorkQueue<K> {
             if (key == null) {
                 throw new IllegalStateException("the queue counted " + readyLowCount + " low keys ready but holds none");
             }
-            if (dirty.get(key) == Priority.LOW && !processing.contains(key)) {
+            Waiting waiting = dirty.get(key);
+            if (waiting != null && waiting.priority == Priority.LOW && !processing.contains(key)) {
                 readyLowCount--;
                 return key;
             }
+        }
+    }
+
+    /**
+     * A waiting key's priority and since when it waits: one small entry per key rather than a
+     * second map of boxed times, which the initial list of 100,000 objects fills at once.
+     */
+    private static final class Waiting {
+        Priority priority;
+        final long since;
+
+        Waiting(Priority priority, long since) {
+            this.priority = priority;
+            this.since = since;
         }
     }
 }
