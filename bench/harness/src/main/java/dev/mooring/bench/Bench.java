@@ -113,6 +113,11 @@ public final class Bench {
             new Bench(0, argument(rest, 0, 3), 0, 0).runFeatures();
             return;
         }
+        if (args.length > 0 && args[0].equals("deployment")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            new Bench(0, argument(rest, 0, 3), 0, 0).runDeployment();
+            return;
+        }
         if (args.length > 0 && args[0].equals("jdks")) {
             String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
             new Bench(argument(rest, 0, 5000), argument(rest, 1, 3), 0, 0).runJdks();
@@ -279,8 +284,49 @@ public final class Bench {
         Files.writeString(work.resolve("results-features.md"), table + "\n" + machine());
     }
 
+    /**
+     * What deploying the operator adds to Liberty's idle heap: alternately, Mooring's server with
+     * all its features and no application, and the same server running the benchmark's operator
+     * (the EAR, no object in its namespaces), each ready and collected; the heaps and, from the
+     * last run, the class histograms' difference by owner.
+     */
+    private void runDeployment() throws Exception {
+        withCluster(() -> {
+            String serverXml = Files.readString(root.resolve("liberty-config/src/main/liberty/config/server.xml"));
+            Path featuresUsr = work.resolve("features-usr");
+            HeapHistogram without = null;
+            HeapHistogram with = null;
+            for (int run = 0; run < runs; run++) {
+                HeapHistogram[] histogram = new HeapHistogram[1];
+                results.add(NO_APPLICATION, Results.HEAP_IDLE, idleServer(featuresUsr, serverXml, histogram));
+                without = histogram[0];
+                try (Peer peer = launch("Mooring", environment(EMPTY, 0, EMPTY, 0))) {
+                    peer.await("ready", PATIENCE);
+                    TimeUnit.SECONDS.sleep(1);
+                    results.add(WITH_APPLICATION, Results.HEAP_IDLE, peer.heapAfterGc());
+                    with = HeapHistogram.parse(peer.histogram(Integer.MAX_VALUE));
+                }
+                System.out.println("run " + (run + 1) + " of " + runs + " done");
+            }
+            String table = results.deploymentTable(runs, NO_APPLICATION, WITH_APPLICATION)
+                    + "\nThe live objects by owner (class histograms of the last run):\n\n"
+                    + without.diffTable(with, NO_APPLICATION, WITH_APPLICATION, 25);
+            System.out.println();
+            System.out.println(table);
+            Files.writeString(work.resolve("results-deployment.md"), table + "\n" + machine());
+        });
+    }
+
+    private static final String NO_APPLICATION = "all features, no application";
+    private static final String WITH_APPLICATION = "the operator's EAR";
+
     /** Starts a server of {@code serverXml} (no application) and returns its heap after GC once it is ready. */
     private long idleServer(Path featuresUsr, String serverXml) throws Exception {
+        return idleServer(featuresUsr, serverXml, null);
+    }
+
+    /** Like {@link #idleServer(Path, String)}; with {@code histogram}, its first element gets the server's live objects. */
+    private long idleServer(Path featuresUsr, String serverXml, HeapHistogram[] histogram) throws Exception {
         int[] ports = FreePorts.pick(2);
         String server = "features";
         LibertyServer created = liberty.createServer(featuresUsr, server,
@@ -293,7 +339,11 @@ public final class Bench {
                 List.of(command.toString(), "stop", server), null, jdk)) {
             peer.await("server started", PATIENCE);
             TimeUnit.SECONDS.sleep(1);
-            return peer.heapAfterGc();
+            long heap = peer.heapAfterGc();
+            if (histogram != null) {
+                histogram[0] = HeapHistogram.parse(peer.histogram(Integer.MAX_VALUE));
+            }
+            return heap;
         } finally {
             deleteTree(featuresUsr.resolve("servers").resolve(server));
         }

@@ -194,6 +194,22 @@ final class Results {
         return text.toString();
     }
 
+    /** The idle heap of a server {@code without} the application and {@code with} it, and the difference of the medians. */
+    String deploymentTable(int runs, String without, String with) {
+        double mebibyte = 1024 * 1024;
+        Map<String, List<Double>> byServer = values.getOrDefault(HEAP_IDLE, Map.of());
+        StringBuilder text = new StringBuilder(runs + " runs; heap after GC of a ready server; median (min-max)\n\n| server | heap (MiB) |\n|---|---|\n");
+        for (String server : List.of(without, with)) {
+            List<Double> heap = scaled(byServer.get(server), mebibyte);
+            if (heap.isEmpty()) {
+                throw new IllegalStateException("No heap measured for " + server);
+            }
+            text.append("| ").append(server).append(" | ").append(cell(heap)).append(" |\n");
+        }
+        double added = median(scaled(byServer.get(with), mebibyte)) - median(scaled(byServer.get(without), mebibyte));
+        return text.append(String.format(java.util.Locale.ROOT, "| added by the application | %+.1f |%n", added)).toString();
+    }
+
     /** A measure of the scale benchmark, for one kind ({@code tick}, {@code configmap}). */
     static String scale(String kind, String measure) {
         return kind + ": " + measure;
