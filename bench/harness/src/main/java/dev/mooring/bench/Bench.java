@@ -536,25 +536,32 @@ public final class Bench {
         shardServers = REPLICAS.get(REPLICAS.size() - 1);
         withCluster(() -> {
             Map<Integer, List<Double>> seconds = new java.util.TreeMap<>();
+            Map<Integer, List<Double>> busy = new java.util.TreeMap<>();
             try {
                 for (int run = 0; run < runs; run++) {
                     for (int replicas : REPLICAS) {
-                        seconds.computeIfAbsent(replicas, r -> new ArrayList<>()).add(shards(replicas, run));
+                        double[] measured = shards(replicas, run);
+                        seconds.computeIfAbsent(replicas, r -> new ArrayList<>()).add(measured[0]);
+                        busy.computeIfAbsent(replicas, r -> new ArrayList<>()).add(measured[1]);
                     }
                     System.out.println("run " + (run + 1) + " of " + runs + " done");
                 }
             } finally {
                 System.out.println("Measured so far (s, first pass of a change -> all passed): " + seconds);
             }
-            String table = Results.shardsTable(n, runs, SHARDS, seconds);
+            String table = Results.shardsTable(n, runs, SHARDS, seconds, busy);
             System.out.println();
             System.out.println(table);
             Files.writeString(work.resolve("results-shards.md"), table + "\n" + machine());
         });
     }
 
-    /** One sharded run of {@code replicas} servers; the seconds from the gate's opening to all N passed. */
-    private double shards(int replicas, int run) throws Exception {
+    /**
+     * One sharded run of {@code replicas} servers: the seconds from the gate's opening to all N
+     * passed, and the share of the machine's CPU time busy meanwhile (in percent; up to the poll
+     * that saw the last pass, at most 200 ms later). Prints each replica's objects, last pass and CPU time.
+     */
+    private double[] shards(int replicas, int run) throws Exception {
         Map<String, String> environment = environment(TICKS, n, EMPTY, 0);
         String lease = "shards-" + replicas + "-" + run;
         environment.put("MOORING_SHARDING_SHARDS", Integer.toString(SHARDS));
@@ -584,6 +591,11 @@ public final class Bench {
                 TimeUnit.MILLISECONDS.sleep(200);
             }
             TimeUnit.SECONDS.sleep(2); // each replica has queued the objects of the shards it took
+            long[] machineBefore = MachineCpu.read();
+            List<java.time.Duration> cpuBefore = new ArrayList<>();
+            for (Peer peer : peers) {
+                cpuBefore.add(peer.cpuTime());
+            }
             long open = System.currentTimeMillis();
             Files.createFile(gate);
             Map<String, Long> first = new HashMap<>();
@@ -595,8 +607,18 @@ public final class Bench {
                 first.clear();
                 peers.forEach(peer -> peer.passed().forEach((name, at) -> first.merge(name, at, Math::min)));
             }
+            double busy = MachineCpu.busyPercent(machineBefore, MachineCpu.read());
             long last = first.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-            return (last - open) / 1000.0;
+            StringBuilder each = new StringBuilder();
+            for (int replica = 0; replica < replicas; replica++) {
+                Map<String, Long> passed = peers.get(replica).passed();
+                each.append(String.format(java.util.Locale.ROOT, "%n  replica %d: %d objects, last pass at %.2f s, %.2f s of CPU", replica, passed.size(),
+                        (passed.values().stream().mapToLong(Long::longValue).max().orElse(open) - open) / 1000.0,
+                        (peers.get(replica).cpuTime().minus(cpuBefore.get(replica))).toMillis() / 1000.0));
+            }
+            System.out.printf(java.util.Locale.ROOT, "%d replicas: all passed at %.2f s, the machine's CPU %.0f %% busy meanwhile%s%n",
+                    replicas, (last - open) / 1000.0, busy, each);
+            return new double[] {(last - open) / 1000.0, busy};
         } finally {
             for (Peer peer : peers) {
                 peer.close();

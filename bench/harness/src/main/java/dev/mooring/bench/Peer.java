@@ -155,6 +155,12 @@ final class Peer implements AutoCloseable {
         sent.clear();
     }
 
+    /** The CPU time the JVM has used so far, all its threads. */
+    java.time.Duration cpuTime() {
+        return ProcessHandle.of(javaPid()).flatMap(handle -> handle.info().totalCpuDuration())
+                .orElseThrow(() -> new IllegalStateException("the CPU time of " + name + " is not available"));
+    }
+
     /** The process id of the JVM (Liberty's {@code server run} starts it as a child of a shell). */
     long javaPid() {
         return java.util.stream.Stream.concat(java.util.stream.Stream.of(process.toHandle()), process.descendants())

@@ -267,11 +267,11 @@ final class Results {
     }
 
     /** The sharding table: per replica count, the seconds from the first pass of a change to all passed, the rate, the speed-up. */
-    static String shardsTable(int n, int runs, int shards, Map<Integer, List<Double>> seconds) {
+    static String shardsTable(int n, int runs, int shards, Map<Integer, List<Double>> seconds, Map<Integer, List<Double>> busy) {
         StringBuilder table = new StringBuilder("N = " + n + " custom resources, each passed once on the replicas' initial lists, " + shards + " shards, 4 workers per"
                 + " replica, 10 ms per pass, " + runs + " runs; median (min-max)\n\n"
-                + "| replicas | gate open -> all " + n + " passed (s) | passes per second | speed-up over 1 replica |\n"
-                + "|---|---|---|---|\n");
+                + "| replicas | gate open -> all " + n + " passed (s) | passes per second | speed-up over 1 replica | the machine's CPU busy meanwhile (%) |\n"
+                + "|---|---|---|---|---|\n");
         double one = median(seconds.get(1));
         seconds.forEach((replicas, measured) -> {
             double median = median(measured);
@@ -279,7 +279,8 @@ final class Results {
                     measured.stream().mapToDouble(Double::doubleValue).min().orElse(0),
                     measured.stream().mapToDouble(Double::doubleValue).max().orElse(0)))
                     .append(" | ").append(String.format(java.util.Locale.ROOT, "%.0f", n / median))
-                    .append(" | ").append(String.format(java.util.Locale.ROOT, "%.2fx", one / median)).append(" |\n");
+                    .append(" | ").append(String.format(java.util.Locale.ROOT, "%.2fx", one / median))
+                    .append(" | ").append(String.format(java.util.Locale.ROOT, "%.0f", median(busy.getOrDefault(replicas, List.of(0.0))))).append(" |\n");
         });
         return table.toString();
     }
