@@ -434,8 +434,10 @@ public final class Bench {
                 for (int run = 0; run < runs; run++) {
                     for (String peer : run % 2 == 0 ? List.of("JOSDK", "Mooring") : List.of("Mooring", "JOSDK")) {
                         idle(peer);
-                        firstSync(peer, "tick", environment(TICKS, n, EMPTY, 0), true);
-                        firstSync(peer, "configmap", environment(EMPTY, 0, CONFIGMAPS, n), false);
+                        double ticks = firstSync(peer, "tick", environment(TICKS, n, EMPTY, 0), true);
+                        allWaiting(peer, "tick", environment(TICKS, n, EMPTY, 0), ticks);
+                        double configMaps = firstSync(peer, "configmap", environment(EMPTY, 0, CONFIGMAPS, n), false);
+                        allWaiting(peer, "configmap", environment(EMPTY, 0, CONFIGMAPS, n), configMaps);
                     }
                     System.out.println("run " + (run + 1) + " of " + runs + " done");
                 }
@@ -643,10 +645,37 @@ public final class Bench {
     }
 
     /**
+     * The first sync's live heap at its fullest: a fresh start on N objects of {@code kind} whose
+     * passes wait at a gate, its heap after full collections once every object is cached and
+     * waiting for its first pass (the queue or executor full), then the gate opened. A start of its
+     * own: the collections would disturb the timed drain of {@link #firstSync}.
+     *
+     * @param steady the heap after GC with all cached, of the peer's last first sync
+     */
+    private void allWaiting(String name, String kind, Map<String, String> environment, double steady) throws Exception {
+        Path gate = work.resolve("gate-waiting");
+        Files.deleteIfExists(gate);
+        environment.put("BENCH_GATE", gate.toString());
+        environment.put("MOORING_CONTROLLER_TICKS_SYNC_TIMEOUT", "10m");
+        environment.put("MOORING_CONTROLLER_CONFIGMAPS_SYNC_TIMEOUT", "10m");
+        try (Peer peer = launch(name, environment)) {
+            peer.await("at the gate " + kind, PATIENCE);
+            TimeUnit.SECONDS.sleep(1); // the rest of the list is queued behind the first pass
+            long waiting = peer.heapAfterGc();
+            Files.createFile(gate);
+            peer.await("reconciled " + kind, PATIENCE);
+            results.add(name, Results.scale(kind, Results.WAITING_HEAP), waiting);
+            results.add(name, Results.scale(kind, Results.WAITING_TO_STEADY), waiting / steady);
+        }
+    }
+
+    /**
      * One fresh start that syncs N objects of {@code kind}: with {@code load}, changes at the rate
      * for the seconds from the first pass on, their latencies measured.
+     *
+     * @return the steady heap after GC, all cached
      */
-    private void firstSync(String name, String kind, Map<String, String> environment, boolean load) throws Exception {
+    private double firstSync(String name, String kind, Map<String, String> environment, boolean load) throws Exception {
         Path logs = work.resolve("gc");
         Files.createDirectories(logs);
         environment.putAll(gcLogging(logs));
@@ -704,6 +733,7 @@ public final class Bench {
             results.add(name, Results.scale(kind, Results.FULL_GCS), sync.fullCollections());
             results.add(name, Results.scale(kind, Results.PEAK_RSS), peakRss);
             results.add(name, Results.scale(kind, Results.STEADY_RSS), peer.memory("VmRSS"));
+            return steady;
         } finally {
             loader.shutdownNow();
         }

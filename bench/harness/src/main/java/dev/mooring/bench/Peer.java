@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  */
 final class Peer implements AutoCloseable {
 
-    private static final Pattern MOMENT = Pattern.compile("BENCH (framework start|engine start|ready) at (\\d+)");
+    private static final Pattern MOMENT = Pattern.compile("BENCH (framework start|engine start|ready|at the gate \\w+) at (\\d+)");
     private static final Pattern RECONCILED = Pattern.compile("BENCH reconciled (\\w+) (\\d+) at (\\d+)");
     private static final Pattern FIRST = Pattern.compile("BENCH first (\\w+) at (\\d+)");
     private static final Pattern PASSED = Pattern.compile("BENCH passed (\\S+) at (\\d+)");

@@ -32,6 +32,8 @@ final class Results {
     static final String PEAK_HEAP = "peak heap after a GC during the first sync (MiB)";
     static final String STEADY_HEAP = "steady heap after full GC, all cached (MiB)";
     static final String PEAK_TO_STEADY = "first-sync peak / steady heap";
+    static final String WAITING_HEAP = "heap after full GC, all cached and waiting for their first pass (MiB)";
+    static final String WAITING_TO_STEADY = "all waiting / steady heap";
     static final String COMMITTED_HEAP = "peak heap committed during the first sync (MiB)";
     static final String GC_PAUSES = "GC pauses during the first sync (ms)";
     static final String FULL_GCS = "full GCs during the first sync";
@@ -239,6 +241,8 @@ final class Results {
                 row(text, scale(kind, measure), "JOSDK", "Mooring", mebibyte);
             }
             row(text, scale(kind, PEAK_TO_STEADY), "JOSDK", "Mooring", 1);
+            row(text, scale(kind, WAITING_HEAP), "JOSDK", "Mooring", mebibyte);
+            row(text, scale(kind, WAITING_TO_STEADY), "JOSDK", "Mooring", 1);
             row(text, scale(kind, COMMITTED_HEAP), "JOSDK", "Mooring", mebibyte);
             row(text, scale(kind, GC_PAUSES), "JOSDK", "Mooring", 1);
             row(text, scale(kind, FULL_GCS), "JOSDK", "Mooring", 1);

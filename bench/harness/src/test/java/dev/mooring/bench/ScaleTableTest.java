@@ -24,6 +24,7 @@ class ScaleTableTest {
                 table);
         assertTrue(table.contains("| update -> reconcile p50 of the changes sent during the drain (ms) | 4000 (4000-4000) | 15 (15-15) |"),
                 table);
+        assertTrue(table.contains("| heap after full GC, all cached and waiting for their first pass (MiB) | 50 (50-50) | 45 (45-45) |"), table);
     }
 
     @Test
@@ -45,7 +46,7 @@ class ScaleTableTest {
         results.add("Mooring", Results.HEAP_IDLE, 40 << 20);
         for (String kind : new String[] {"tick", "configmap"}) {
             for (String measure : new String[] {Results.SYNC_SECONDS, Results.DRAIN_SECONDS, Results.PEAK_HEAP, Results.STEADY_HEAP,
-                    Results.PEAK_TO_STEADY, Results.COMMITTED_HEAP, Results.GC_PAUSES, Results.FULL_GCS, Results.PEAK_RSS,
+                    Results.PEAK_TO_STEADY, Results.WAITING_HEAP, Results.WAITING_TO_STEADY, Results.COMMITTED_HEAP, Results.GC_PAUSES, Results.FULL_GCS, Results.PEAK_RSS,
                     Results.STEADY_RSS}) {
                 results.add("JOSDK", Results.scale(kind, measure), 50 << 20);
                 results.add("Mooring", Results.scale(kind, measure), 45 << 20);

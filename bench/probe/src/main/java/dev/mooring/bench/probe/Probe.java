@@ -37,10 +37,13 @@ public final class Probe {
     /**
      * With {@code BENCH_GATE} (a file): every pass first waits until the file exists, then
      * prints {@code BENCH passed <name> at <epoch ms>}: the harness opens the gate once several
-     * replicas have settled, and measures how fast they pass everything together.
+     * replicas have settled, and measures how fast they pass everything together; or once it has
+     * measured the heap while every object waits. The first pass to wait prints
+     * {@code BENCH at the gate <kind> at <epoch ms>}.
      */
     private final java.nio.file.Path gate = System.getenv("BENCH_GATE") == null ? null : java.nio.file.Path.of(System.getenv("BENCH_GATE"));
     private volatile boolean gateOpen;
+    private final java.util.concurrent.atomic.AtomicBoolean reachedGate = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param kind the word the lines carry ({@code tick}, {@code configmap})
@@ -113,6 +116,9 @@ public final class Probe {
 
     /** Waits until the gate file exists; false if interrupted. */
     private boolean awaitGate() {
+        if (!gateOpen && reachedGate.compareAndSet(false, true)) {
+            System.out.println("BENCH at the gate " + kind + " at " + System.currentTimeMillis());
+        }
         while (!gateOpen) {
             if (java.nio.file.Files.exists(gate)) {
                 gateOpen = true;
