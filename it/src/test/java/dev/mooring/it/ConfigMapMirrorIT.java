@@ -192,6 +192,12 @@ class ConfigMapMirrorIT {
         assertTrue(after.getOrDefault(gets, 0.0) >= 1, "no answered GET in " + after.keySet().stream()
                 .filter(key -> key.startsWith("rest_client")).toList());
         assertTrue(after.get(Prometheus.key("rest_client_request_duration_seconds_count", host, "verb=\"GET\"")) >= 1);
+        // buckets only: the shipped bootstrap.properties turns the timers' client-side percentiles off
+        for (String timer : java.util.List.of("controller_runtime_reconcile_time_seconds", "workqueue_queue_duration_seconds",
+                "workqueue_work_duration_seconds", "rest_client_request_duration_seconds")) {
+            assertFalse(after.keySet().stream().anyMatch(key -> key.startsWith(timer + "{") && key.contains("quantile=")),
+                    timer + " publishes percentiles");
+        }
         Map<String, String> types = Prometheus.types(answer.body());
         for (String counter : java.util.List.of("controller_runtime_reconcile_total", "controller_runtime_reconcile_errors_total",
                 "workqueue_adds_total", "workqueue_retries_total", "rest_client_requests_total")) {
