@@ -288,7 +288,7 @@ public final class Bench {
      * What deploying the operator adds to Liberty's idle heap: alternately, Mooring's server with
      * all its features and no application, and the same server running the benchmark's operator
      * (the EAR, no object in its namespaces), each ready and collected; the heaps and, from the
-     * last run, the class histograms' difference by owner.
+     * last run, the class histograms' difference by owner (both histograms kept in the work folder).
      */
     private void runDeployment() throws Exception {
         withCluster(() -> {
@@ -297,14 +297,17 @@ public final class Bench {
             HeapHistogram without = null;
             HeapHistogram with = null;
             for (int run = 0; run < runs; run++) {
-                HeapHistogram[] histogram = new HeapHistogram[1];
+                String[] histogram = new String[1];
                 results.add(NO_APPLICATION, Results.HEAP_IDLE, idleServer(featuresUsr, serverXml, histogram));
-                without = histogram[0];
+                without = HeapHistogram.parse(histogram[0]);
+                Files.writeString(work.resolve("histogram-no-application.txt"), histogram[0]);
                 try (Peer peer = launch("Mooring", environment(EMPTY, 0, EMPTY, 0))) {
                     peer.await("ready", PATIENCE);
                     TimeUnit.SECONDS.sleep(1);
                     results.add(WITH_APPLICATION, Results.HEAP_IDLE, peer.heapAfterGc());
-                    with = HeapHistogram.parse(peer.histogram(Integer.MAX_VALUE));
+                    String classes = peer.histogram(Integer.MAX_VALUE);
+                    with = HeapHistogram.parse(classes);
+                    Files.writeString(work.resolve("histogram-ear.txt"), classes);
                 }
                 System.out.println("run " + (run + 1) + " of " + runs + " done");
             }
@@ -325,8 +328,8 @@ public final class Bench {
         return idleServer(featuresUsr, serverXml, null);
     }
 
-    /** Like {@link #idleServer(Path, String)}; with {@code histogram}, its first element gets the server's live objects. */
-    private long idleServer(Path featuresUsr, String serverXml, HeapHistogram[] histogram) throws Exception {
+    /** Like {@link #idleServer(Path, String)}; with {@code histogram}, its first element gets the server's class histogram. */
+    private long idleServer(Path featuresUsr, String serverXml, String[] histogram) throws Exception {
         int[] ports = FreePorts.pick(2);
         String server = "features";
         LibertyServer created = liberty.createServer(featuresUsr, server,
@@ -341,7 +344,7 @@ public final class Bench {
             TimeUnit.SECONDS.sleep(1);
             long heap = peer.heapAfterGc();
             if (histogram != null) {
-                histogram[0] = HeapHistogram.parse(peer.histogram(Integer.MAX_VALUE));
+                histogram[0] = peer.histogram(Integer.MAX_VALUE);
             }
             return heap;
         } finally {
