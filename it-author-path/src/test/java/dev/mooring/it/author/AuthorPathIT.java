@@ -62,7 +62,7 @@ class AuthorPathIT {
     void createTheProjectFromTheArchetype() throws Exception {
         deleteRecursively(WORK);
         Files.createDirectories(WORK);
-        maven(WORK, "create", "org.apache.maven.plugins:maven-archetype-plugin:3.3.1:generate", "-DarchetypeGroupId=dev.mooring",
+        maven(WORK, "create", "org.apache.maven.plugins:maven-archetype-plugin:3.4.1:generate", "-DarchetypeGroupId=dev.mooring",
                 "-DarchetypeArtifactId=mooring-archetype", "-DarchetypeVersion=" + VERSION, "-DgroupId=com.example.greetings",
                 "-DartifactId=greeting-operator", "-Dpackage=com.example.greetings",
                 "-DinteractiveMode=false");
@@ -90,7 +90,7 @@ class AuthorPathIT {
     void anotherKindVersionAndGroupFromTheArchetype() throws Exception {
         Path other = WORK.resolve("other");
         Files.createDirectories(other);
-        maven(other, "create-backup", "org.apache.maven.plugins:maven-archetype-plugin:3.3.1:generate", "-DarchetypeGroupId=dev.mooring",
+        maven(other, "create-backup", "org.apache.maven.plugins:maven-archetype-plugin:3.4.1:generate", "-DarchetypeGroupId=dev.mooring",
                 "-DarchetypeArtifactId=mooring-archetype", "-DarchetypeVersion=" + VERSION, "-DgroupId=com.example.backups",
                 "-DartifactId=backup-operator", "-Dpackage=com.example.backups", "-Dkind=Backup", "-DcrdVersion=v1alpha1",
                 "-DapiGroup=storage.example.org", "-DinteractiveMode=false");
@@ -114,7 +114,7 @@ class AuthorPathIT {
         String sample = Files.readString(project.resolve("config/samples/Backup.yaml"));
         assertTrue(sample.contains("apiVersion: storage.example.org/v1alpha1\nkind: Backup\n") && sample.contains("name: backup-sample"),
                 sample);
-        String refused = mavenFailing(other, "create-bad-kind", Map.of(), "org.apache.maven.plugins:maven-archetype-plugin:3.3.1:generate",
+        String refused = mavenFailing(other, "create-bad-kind", Map.of(), "org.apache.maven.plugins:maven-archetype-plugin:3.4.1:generate",
                 "-DarchetypeGroupId=dev.mooring", "-DarchetypeArtifactId=mooring-archetype", "-DarchetypeVersion=" + VERSION,
                 "-DgroupId=com.example.bad", "-DartifactId=bad-operator", "-Dpackage=com.example.bad", "-Dkind=lower-case",
                 "-DinteractiveMode=false");
