@@ -274,7 +274,7 @@ public final class Bench {
                 String xml = block.replaceFirst(java.util.regex.Matcher.quoteReplacement("<featureManager>"
                         + configuration.getValue().stream().map(name -> "<feature>" + name + "</feature>").collect(java.util.stream.Collectors.joining())
                         + "</featureManager>"));
-                results.add(configuration.getKey(), Results.HEAP_IDLE, idleServer(featuresUsr, xml));
+                results.add(configuration.getKey(), Results.HEAP_IDLE, idleServer(featuresUsr, xml, false).heap());
             }
             System.out.println("run " + (run + 1) + " of " + runs + " done");
         }
@@ -297,17 +297,15 @@ public final class Bench {
             HeapHistogram without = null;
             HeapHistogram with = null;
             for (int run = 0; run < runs; run++) {
-                String[] histogram = new String[1];
-                results.add(NO_APPLICATION, Results.HEAP_IDLE, idleServer(featuresUsr, serverXml, histogram));
-                without = HeapHistogram.parse(histogram[0]);
-                Files.writeString(work.resolve("histogram-no-application.txt"), histogram[0]);
+                Idle bare = idleServer(featuresUsr, serverXml, true);
+                results.add(NO_APPLICATION, Results.HEAP_IDLE, bare.heap());
+                without = HeapHistogram.parse(bare.histogram());
+                Files.writeString(work.resolve("histogram-no-application.txt"), bare.histogram());
                 try (Peer peer = launch("Mooring", environment(EMPTY, 0, EMPTY, 0))) {
-                    peer.await("ready", PATIENCE);
-                    TimeUnit.SECONDS.sleep(1);
-                    results.add(WITH_APPLICATION, Results.HEAP_IDLE, peer.heapAfterGc());
-                    String classes = peer.histogram(Integer.MAX_VALUE);
-                    with = HeapHistogram.parse(classes);
-                    Files.writeString(work.resolve("histogram-ear.txt"), classes);
+                    Idle deployed = settled(peer, "ready", true);
+                    results.add(WITH_APPLICATION, Results.HEAP_IDLE, deployed.heap());
+                    with = HeapHistogram.parse(deployed.histogram());
+                    Files.writeString(work.resolve("histogram-ear.txt"), deployed.histogram());
                 }
                 System.out.println("run " + (run + 1) + " of " + runs + " done");
             }
@@ -323,13 +321,20 @@ public final class Bench {
     private static final String NO_APPLICATION = "all features, no application";
     private static final String WITH_APPLICATION = "the operator's EAR";
 
-    /** Starts a server of {@code serverXml} (no application) and returns its heap after GC once it is ready. */
-    private long idleServer(Path featuresUsr, String serverXml) throws Exception {
-        return idleServer(featuresUsr, serverXml, null);
+    /** An idle JVM's heap after GC, and its class histogram when one was asked for (null otherwise). */
+    private record Idle(long heap, String histogram) {
     }
 
-    /** Like {@link #idleServer(Path, String)}; with {@code histogram}, its first element gets the server's class histogram. */
-    private long idleServer(Path featuresUsr, String serverXml, String[] histogram) throws Exception {
+    /** Once {@code peer} reports {@code moment} (and a second more): its heap after GC and, with {@code histogram}, its class histogram. */
+    private static Idle settled(Peer peer, String moment, boolean histogram) throws Exception {
+        peer.await(moment, PATIENCE);
+        TimeUnit.SECONDS.sleep(1);
+        long heap = peer.heapAfterGc();
+        return new Idle(heap, histogram ? peer.histogram(Integer.MAX_VALUE) : null);
+    }
+
+    /** Starts a server of {@code serverXml} (no application) and measures it once it has started. */
+    private Idle idleServer(Path featuresUsr, String serverXml, boolean histogram) throws Exception {
         int[] ports = FreePorts.pick(2);
         String server = "features";
         LibertyServer created = liberty.createServer(featuresUsr, server,
@@ -340,13 +345,7 @@ public final class Bench {
         Map<String, String> environment = Map.of("WLP_USER_DIR", featuresUsr.toString(), "JAVA_HOME", jdk.toString());
         try (Peer peer = Peer.launch("Liberty", List.of(command.toString(), "run", server), environment,
                 List.of(command.toString(), "stop", server), null, jdk)) {
-            peer.await("server started", PATIENCE);
-            TimeUnit.SECONDS.sleep(1);
-            long heap = peer.heapAfterGc();
-            if (histogram != null) {
-                histogram[0] = peer.histogram(Integer.MAX_VALUE);
-            }
-            return heap;
+            return settled(peer, "server started", histogram);
         } finally {
             deleteTree(featuresUsr.resolve("servers").resolve(server));
         }
@@ -613,7 +612,7 @@ public final class Bench {
                 peers.forEach(peer -> peer.passed().forEach((name, at) -> first.merge(name, at, Math::min)));
             }
             double busy = MachineCpu.busyPercent(machineBefore, MachineCpu.read());
-            long last = first.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+            double allPassed = (first.values().stream().mapToLong(Long::longValue).max().orElseThrow() - open) / 1000.0;
             StringBuilder each = new StringBuilder();
             for (int replica = 0; replica < replicas; replica++) {
                 Map<String, Long> passed = peers.get(replica).passed();
@@ -622,8 +621,8 @@ public final class Bench {
                         (peers.get(replica).cpuTime().minus(cpuBefore.get(replica))).toMillis() / 1000.0));
             }
             System.out.printf(java.util.Locale.ROOT, "%d replicas: all passed at %.2f s, the machine's CPU %.0f %% busy meanwhile%s%n",
-                    replicas, (last - open) / 1000.0, busy, each);
-            return new double[] {(last - open) / 1000.0, busy};
+                    replicas, allPassed, busy, each);
+            return new double[] {allPassed, busy};
         } finally {
             for (Peer peer : peers) {
                 peer.close();
@@ -647,6 +646,12 @@ public final class Bench {
         return true;
     }
 
+    /** Sync timeouts long enough for 100,000 objects on a busy machine, for both controllers. */
+    private static void patientSyncs(Map<String, String> environment) {
+        environment.put("MOORING_CONTROLLER_TICKS_SYNC_TIMEOUT", "10m");
+        environment.put("MOORING_CONTROLLER_CONFIGMAPS_SYNC_TIMEOUT", "10m");
+    }
+
     /**
      * The first sync's live heap at its fullest: a fresh start on N objects of {@code kind} whose
      * passes wait at a gate, its heap after full collections once every object is cached and
@@ -659,12 +664,9 @@ public final class Bench {
         Path gate = work.resolve("gate-waiting");
         Files.deleteIfExists(gate);
         environment.put("BENCH_GATE", gate.toString());
-        environment.put("MOORING_CONTROLLER_TICKS_SYNC_TIMEOUT", "10m");
-        environment.put("MOORING_CONTROLLER_CONFIGMAPS_SYNC_TIMEOUT", "10m");
+        patientSyncs(environment);
         try (Peer peer = launch(name, environment)) {
-            peer.await("at the gate " + kind, PATIENCE);
-            TimeUnit.SECONDS.sleep(1); // the rest of the list is queued behind the first pass
-            long waiting = peer.heapAfterGc();
+            long waiting = settled(peer, "at the gate " + kind, false).heap(); // the second after: the rest of the list queued
             Files.createFile(gate);
             peer.await("reconciled " + kind, PATIENCE);
             results.add(name, Results.scale(kind, Results.WAITING_HEAP), waiting);
@@ -682,8 +684,7 @@ public final class Bench {
         Path logs = work.resolve("gc");
         Files.createDirectories(logs);
         environment.putAll(gcLogging(logs));
-        environment.put("MOORING_CONTROLLER_TICKS_SYNC_TIMEOUT", "10m");
-        environment.put("MOORING_CONTROLLER_CONFIGMAPS_SYNC_TIMEOUT", "10m");
+        patientSyncs(environment);
         ExecutorService loader = Executors.newSingleThreadExecutor();
         Path stop = work.resolve("load-stop");
         Path go = work.resolve("load-go");
@@ -955,9 +956,7 @@ public final class Bench {
     /** The idle heap of peer {@code name}, recorded under {@code label}. */
     private void idle(String name, String label) throws Exception {
         try (Peer peer = launch(name, environment(EMPTY, 0, EMPTY, 0))) {
-            peer.await("ready", PATIENCE);
-            TimeUnit.SECONDS.sleep(1);
-            results.add(label, Results.HEAP_IDLE, peer.heapAfterGc());
+            results.add(label, Results.HEAP_IDLE, settled(peer, "ready", false).heap());
         }
     }
 
