@@ -115,6 +115,12 @@ final class AdmissionFuzz {
      * {@code client.crt}/{@code client.key} of {@code identity}, or none when it is null.
      */
     static HttpClient client(Path identity) throws Exception {
+        return HttpClient.newBuilder().sslContext(sslContext(identity)).connectTimeout(Duration.ofSeconds(5))
+                .version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** A TLS context that trusts the testbed's CA and presents {@code identity}'s client certificate, or none when it is null. */
+    static SSLContext sslContext(Path identity) throws Exception {
         KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
         trust.load(null, null);
         byte[] ca = Files.readAllBytes(Path.of(Testbed.env().getProperty("TESTBED_CA_FILE")));
@@ -137,8 +143,7 @@ final class AdmissionFuzz {
         }
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(keys, factory.getTrustManagers(), null);
-        return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(5))
-                .version(HttpClient.Version.HTTP_1_1).build();
+        return context;
     }
 
     /** An AdmissionReview of creating ConfigMap {@code namespace/name}, with uid {@code name}, as the API server sends it. */

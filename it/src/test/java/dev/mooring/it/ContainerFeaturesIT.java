@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * What only the container gives: a controller of the application's own module found by CDI, its
  * options overridden by MicroProfile Config, a request scope per pass, @Watch methods, the
- * injectable Controllers, and a deployment that fails on an invalid option.
+ * injectable Controllers, and a start that fails on an invalid option.
  */
 @ExtendWith(ArquillianExtension.class)
 class ContainerFeaturesIT {
@@ -189,46 +189,44 @@ class ContainerFeaturesIT {
     }
 
     @Test
-    void anInvalidOptionFailsTheDeploymentNamingTheProperty() throws Exception {
-        Path log = Path.of(System.getProperty("mooring.it.liberty.log"));
-        assertThrows(Exception.class, () -> deployer.deploy(INVALID));
-        try {
-            Eventually.await("the deployment problem in the server log", TIMEOUT, () -> Files.readString(log),
-                    text -> text.contains("mooring.controller.probe.workers must be a whole number of at least 1, got 'zero'"));
-        } finally {
-            try {
-                deployer.undeploy(INVALID);
-            } catch (RuntimeException e) {
-                // it never started
-            }
-        }
-        assertTrue(Files.readString(log).contains("mooring.controller.probe.workers"));
+    void anInvalidOptionFailsTheStartAndLivenessNamingTheProperty() throws Exception {
+        assertFailedStart(INVALID, "mooring.controller.probe.workers must be a whole number of at least 1, got 'zero'");
     }
 
-    /** A wrong global value, a typo in a controller's name or option, a selector that does not parse: each fails the deployment. */
+    /**
+     * A wrong global value, a typo in a controller's name or option, a selector that does not
+     * parse: each fails the start (the application deploys and starts nothing), with liveness,
+     * readiness and the log naming the property.
+     */
     @Test
-    void configurationMistakesFailTheDeploymentNamingTheProperty() throws Exception {
-        Path log = Path.of(System.getProperty("mooring.it.liberty.log"));
+    void configurationMistakesFailTheStartNamingTheProperty() throws Exception {
         Map<String, String> expected = new java.util.LinkedHashMap<>();
         expected.put("bad-global", "mooring.request.timeout");
         expected.put("unknown-controller", "mooring.controller.probe-typo.workers: this deployment has no controller named 'probe-typo'");
         expected.put("unknown-option", "mooring.controller.probe.worker: controllers have no option 'worker'");
         expected.put("bad-selector", "mooring.controller.probe.label-selector is not a label selector");
         for (Map.Entry<String, String> mistake : expected.entrySet()) {
-            assertThrows(Exception.class, () -> deployer.deploy(mistake.getKey()), mistake.getKey());
-            try {
-                Eventually.await("the deployment problem of " + mistake.getKey() + " in the server log", TIMEOUT,
-                        () -> Files.readString(log), text -> text.contains(mistake.getValue()));
-            } finally {
-                try {
-                    deployer.undeploy(mistake.getKey());
-                } catch (RuntimeException e) {
-                    // it never started
-                }
-            }
+            assertFailedStart(mistake.getKey(), mistake.getValue());
         }
-        assertTrue(Files.readString(log).contains("mooring.request.timeout") && Files.readString(log).contains("'abc'"),
+        assertTrue(Files.readString(Path.of(System.getProperty("mooring.it.liberty.log"))).contains("'abc'"),
                 "the wrong value is named with its property");
+    }
+
+    /** Deploys {@code name}, sees liveness, readiness and a SEVERE log line name {@code problem}, undeploys it. */
+    private void assertFailedStart(String name, String problem) throws Exception {
+        Path log = Path.of(System.getProperty("mooring.it.liberty.log"));
+        deployer.deploy(name);
+        try {
+            Http.Answer live = Http.get("/health/live");
+            assertEquals(503, live.status(), name + ": " + live.body());
+            assertTrue(live.check("mooring-runtime").getJsonObject("data").toString().contains(problem), name + ": " + live.body());
+            Http.Answer ready = Http.get("/health/ready");
+            assertEquals(503, ready.status(), name + ": " + ready.body());
+            assertTrue(Files.readString(log).lines().anyMatch(line -> line.contains(" E ")
+                    && line.contains("Mooring cannot start: ") && line.contains(problem)), name + ": no SEVERE line naming " + problem);
+        } finally {
+            deployer.undeploy(name);
+        }
     }
 
     /** An admission option the API server would refuse fails the deployment, naming the method. */

@@ -61,6 +61,25 @@ class EngineFailureIT {
         assertFails(client, definition(V1ConfigMap.class, "default"), "403");
     }
 
+    /**
+     * A token that may list but not watch: the controller fails naming the denied verb, and its
+     * informer no longer reports itself connected (health data, the connected gauge).
+     */
+    @Test
+    void aTokenThatMayListButNotWatchFailsTheControllerNamingTheVerbAndItsInformerIsNotConnected() throws Exception {
+        KubeHttpAdmin.grant(rbacRunDir, "list-only", "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],\"verbs\":[\"get\",\"list\"]}");
+        String token = Testbed.token(rbacRunDir, "operators", "list-only");
+        ApiClient client = Config.fromToken(rbac.getProperty("TESTBED_SERVER"), token, false);
+        try (Engine engine = new Engine(client, client, List.of(new OperatorRuntime.Entry(definition(V1ConfigMap.class, "default"),
+                new Recorder())))) {
+            Eventually.await("the controller failed", Duration.ofSeconds(40), () -> !engine.runtime.healthy());
+            String failure = engine.runtime.failures().get(0);
+            assertTrue(failure.contains("403") && failure.contains("cannot watch resource \"configmaps\""), failure);
+            assertFalse(engine.runtime.informers().isEmpty());
+            engine.runtime.informers().forEach(informer -> assertFalse(informer.connected(), informer.describe() + " connected"));
+        }
+    }
+
     @Test
     void aKindTheServerDoesNotServeFailsTheControllerWith404() throws Exception {
         assertFails(Testbed.client(), definition(V1Node.class, null), "does not serve kind Node");
@@ -74,7 +93,8 @@ class EngineFailureIT {
                 request -> request.startsWith(list) && !request.contains("watch=true"))) {
             ControllerDefinition definition = new ControllerDefinition("slow-list", V1ConfigMap.class, namespace, null, 1,
                     Duration.ofMinutes(5), Duration.ofSeconds(2), Duration.ofSeconds(5), null, false, List.of(), List.of(), null);
-            assertFails(server.client(), definition, "The initial list of ConfigMap in " + namespace + " did not complete within 2.0 s");
+            assertFails(server.client(), definition, "The initial list of ConfigMap in " + namespace + " did not complete within"
+                    + " the controller's sync-timeout of 2.0 s (mooring.controller.slow-list.sync-timeout)");
             assertTrue(server.held() >= 1, "the list was sent and held");
         }
     }
@@ -126,6 +146,20 @@ class EngineFailureIT {
             assertEquals(ControllerState.FAILED, status.state());
             assertTrue(status.failure().contains(expected), "failure: " + status.failure());
             assertTrue(engine.runtime.failures().get(0).contains(expected), "failures: " + engine.runtime.failures());
+        }
+    }
+
+    /** Binds ServiceAccount operators/name to a ClusterRole of one rule, on the testbed of {@code runDir}. */
+    private static final class KubeHttpAdmin {
+        static void grant(Path runDir, String name, String rule) throws Exception {
+            dev.mooring.engine.kube.KubeHttp admin = new dev.mooring.engine.kube.KubeHttp(
+                    Config.fromConfig(runDir.resolve("admin.kubeconfig").toString()));
+            admin.send("POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", Map.of(),
+                    "{\"metadata\":{\"name\":\"" + name + "\"},\"rules\":[" + rule + "]}", "application/json");
+            admin.send("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", Map.of(), "{\"metadata\":{\"name\":\"" + name
+                    + "\"},\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"" + name
+                    + "\"},\"subjects\":[{\"kind\":\"ServiceAccount\",\"name\":\"" + name + "\",\"namespace\":\"operators\"}]}",
+                    "application/json");
         }
     }
 

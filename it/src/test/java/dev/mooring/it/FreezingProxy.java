@@ -59,6 +59,15 @@ final class FreezingProxy implements AutoCloseable {
         links.forEach(link -> link.frozen = true);
     }
 
+    /** Close every connection open now, as a load balancer or an API server restart does; new ones keep working. */
+    void cutOpenConnections() {
+        for (Link link : links) {
+            links.remove(link);
+            close(link.client);
+            close(link.upstream);
+        }
+    }
+
     private void accept() {
         while (!server.isClosed()) {
             try {

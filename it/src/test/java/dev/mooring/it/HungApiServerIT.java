@@ -14,26 +14,37 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A hung API server (its process stopped with SIGSTOP: the TCP connections stay open, nothing
- * answers) is reported within {@link #BOUND} in the log, the {@code mooring_informer_connected}
- * gauge and the health data, and the operator converges once it resumes. Killing the server is
- * seen at once (the connection closes); a hang was not seen for 90 s before connections were
- * pinged. Its own API server (free ports), so that the other tests' server never stops.
+ * Routine reconnects are no readiness events, and a hung API server is reported fast: the
+ * operator reaches its own API server (free ports, so that the other tests' server never stops)
+ * through a proxy that first cuts every connection 50 times, while readiness is sampled and must
+ * answer 200 throughout; then the API server's process is stopped with SIGSTOP (the TCP
+ * connections stay open, nothing answers), and the hang is in the log within {@link #LOGGED} of the
+ * pause (two ping intervals of 2 s and a second's margin), in the {@code mooring_informer_connected}
+ * gauge and the health data soon after, and the operator converges once it resumes. (Killing the
+ * server is seen at once: the connection closes. A hang was not seen for 90 s before connections
+ * were pinged, and after 10 s with pings every 5 s.)
  */
 class HungApiServerIT {
 
-    /** Two ping intervals (5 s each by default), and a margin for a busy machine. */
-    static final Duration BOUND = Duration.ofSeconds(20);
+    /** Two ping intervals (2 s each by default) and a second for the log record. */
+    static final Duration LOGGED = Duration.ofSeconds(5);
+    /** The gauge, polled through /metrics, and a margin for a busy machine. */
+    static final Duration BOUND = Duration.ofSeconds(15);
+    private static final int CUTS = 50;
     private static final Duration PAUSE = Duration.ofSeconds(60);
 
     private final Path runDir = Path.of(System.getProperty("mooring.it.failover.dir"), "hung-testbed");
     private LibertyProcess server;
     private String pid;
+    private FreezingProxy proxy;
 
     @AfterEach
     void stop() throws Exception {
         if (pid != null) {
             signal("CONT");
+        }
+        if (proxy != null) {
+            proxy.close();
         }
         if (server != null) {
             server.command("stop");
@@ -42,10 +53,13 @@ class HungApiServerIT {
     }
 
     @Test
-    void aHungApiServerIsReportedWithinTheBoundAndTheOperatorConvergesAfter() throws Exception {
-        Testbed.up(runDir);
-        Path kubeconfig = runDir.resolve("admin.kubeconfig");
-        KubeHttp http = new KubeHttp(Config.fromConfig(kubeconfig.toString()));
+    void reconnectsLeaveReadinessAloneAndAHungApiServerIsReportedWithinTheBound() throws Exception {
+        java.util.Properties env = Testbed.up(runDir);
+        KubeHttp http = new KubeHttp(Config.fromConfig(runDir.resolve("admin.kubeconfig").toString()));
+        String direct = env.getProperty("TESTBED_SERVER");
+        proxy = new FreezingProxy(Integer.parseInt(direct.substring(direct.lastIndexOf(':') + 1)));
+        Path kubeconfig = Files.writeString(runDir.resolve("proxied.kubeconfig"), Files.readString(runDir.resolve("admin.kubeconfig"))
+                .replace(direct, "https://127.0.0.1:" + proxy.port()));
         String namespace = "hung";
         http.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
         Path ear = Path.of(System.getProperty("mooring.it.failover.dir"), "hung", "mooring.ear");
@@ -56,9 +70,48 @@ class HungApiServerIT {
         server = LibertyProcess.start("hung", Path.of(System.getProperty("mooring.it.failover.dir"), "hung", "usr"), ear,
                 Map.of("KUBECONFIG", kubeconfig.toString()), properties);
         Eventually.await("the informers connected", Duration.ofSeconds(120), () -> gauge(), value -> value != null && value == 1.0);
+        Eventually.await("ready", Duration.ofSeconds(60), () -> server.get("/health/ready").status() == 200);
         mirror(http, namespace, "before");
 
+        // 50 cuts of every connection, each once the operator has connected again, while readiness is sampled every 50 ms
+        java.util.List<String> notReady = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean cutting = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+        Thread sampler = new Thread(() -> {
+            while (cutting.get()) {
+                try {
+                    Http.Answer ready = server.get("/health/ready");
+                    samples.incrementAndGet();
+                    if (ready.status() != 200) {
+                        notReady.add(ready.status() + " " + ready.body());
+                    }
+                    Thread.sleep(50);
+                } catch (Exception e) {
+                    notReady.add(e.toString());
+                }
+            }
+        }, "readiness-sampler");
+        sampler.start();
+        int accepted = proxy.accepted.size();
+        for (int cut = 0; cut < CUTS; cut++) {
+            int before = proxy.accepted.size();
+            proxy.cutOpenConnections();
+            // a forced reconnect each: the next cut waits until the operator has connected again
+            Eventually.await("reconnect " + (cut + 1), Duration.ofSeconds(30), () -> proxy.accepted.size() > before);
+            Thread.sleep(200);
+        }
+        Eventually.await("the informers connected again after the cuts", Duration.ofSeconds(60), () -> gauge(),
+                value -> value != null && value == 1.0);
+        cutting.set(false);
+        sampler.join();
+        assertTrue(proxy.accepted.size() - accepted >= CUTS, "the operator reconnected " + (proxy.accepted.size() - accepted) + " times");
+        assertTrue(samples.get() > CUTS, "readiness sampled " + samples.get() + " times");
+        assertEquals(java.util.List.of(), notReady, "readiness changed over routine reconnects");
+        mirror(http, namespace, "between");
+
         pid = Files.readString(runDir.resolve("apiserver.pid")).trim();
+        long logLinesBefore = Files.readAllLines(server.log()).size();
+        long pausedAt = System.currentTimeMillis();
         signal("STOP");
         long paused = System.nanoTime();
         Eventually.await("the hang reported in the gauge", BOUND.plusSeconds(10), () -> gauge(), value -> value != null && value == 0.0);
@@ -66,8 +119,11 @@ class HungApiServerIT {
         assertTrue(seen.compareTo(BOUND) <= 0, "the gauge showed the hang after " + seen.toMillis() + " ms");
         String ready = server.get("/health/ready").body();
         assertTrue(ready.contains("disconnected since"), ready);
-        String log = Files.readString(server.log());
-        assertTrue(log.lines().anyMatch(line -> line.contains(" W ") && line.contains("Watch of ConfigMap")), "no WARNING in the log");
+        String warning = Files.readAllLines(server.log()).stream().skip(logLinesBefore)
+                .filter(line -> line.contains(" W ") && line.contains("Watch of ConfigMap")).findFirst().orElse(null);
+        assertTrue(warning != null, "no WARNING in the log");
+        long logged = LibertyProcess.lineTime(warning) - pausedAt;
+        assertTrue(logged <= LOGGED.toMillis(), "the hang was logged " + logged + " ms after the pause: " + warning);
 
         Thread.sleep(Math.max(0, PAUSE.toMillis() - Duration.ofNanos(System.nanoTime() - paused).toMillis()));
         signal("CONT");

@@ -145,7 +145,6 @@ final class LibertyProcess {
 
     /** The wall-clock time (epoch ms) of the first log line containing {@code text}, from Liberty's UTC timestamp. */
     long logTime(String text) throws Exception {
-        DateTimeFormatter format = DateTimeFormatter.ofPattern("M/d/yy, H:mm:ss:SSS").withZone(ZoneOffset.UTC);
         // the rolled logs first (messages_<date>.log, as after a restore from a checkpoint), oldest first
         List<Path> logs;
         try (var files = Files.list(log().getParent())) {
@@ -155,10 +154,16 @@ final class LibertyProcess {
         for (Path file : logs) {
             for (String line : Files.readString(file).split("\n")) {
                 if (line.contains(text) && line.startsWith("[")) {
-                    return Instant.from(format.parse(line.substring(1, line.indexOf(" UTC]")))).toEpochMilli();
+                    return lineTime(line);
                 }
             }
         }
         throw new AssertionError("no '" + text + "' in " + logs);
+    }
+
+    /** The wall-clock time (epoch ms) of a line of messages.log, from Liberty's UTC timestamp. */
+    static long lineTime(String line) {
+        DateTimeFormatter format = DateTimeFormatter.ofPattern("M/d/yy, H:mm:ss:SSS").withZone(ZoneOffset.UTC);
+        return Instant.from(format.parse(line.substring(1, line.indexOf(" UTC]")))).toEpochMilli();
     }
 }

@@ -12,6 +12,7 @@ import dev.mooring.it.monitoring.NamePolicy;
 import dev.mooring.manifests.Rbac;
 import dev.mooring.test.Eventually;
 import io.kubernetes.client.util.Config;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -60,7 +61,16 @@ class SecureMetricsIT {
     void onlyCallersTheApiServerAuthorizesReadTheMetrics() throws Exception {
         Path dir = Path.of(System.getProperty("mooring.it.failover.dir")).resolveSibling("secure-metrics");
         runDir = dir.resolve("testbed");
-        Properties env = Testbed.up(runDir, "--authorization-mode=RBAC");
+        // the audit log counts the TokenReviews the operator asks for
+        List<String> flags = new ArrayList<>(Testbed.auditFlags(dir, """
+                - level: Metadata
+                  resources:
+                  - group: authentication.k8s.io
+                    resources: [tokenreviews]
+                """));
+        flags.add("--authorization-mode=RBAC");
+        Path audit = dir.resolve("audit.log");
+        Properties env = Testbed.up(runDir, flags.toArray(String[]::new));
         KubeHttp admin = new KubeHttp(Config.fromConfig(runDir.resolve("admin.kubeconfig").toString()));
         String namespace = "metrics-it";
         admin.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
@@ -130,13 +140,65 @@ class SecureMetricsIT {
                 "  tls_config: {insecure_skip_verify: true}",
                 "  static_configs: [{targets: ['127.0.0.1:" + liberty.httpsPort + "']}]", ""));
         PrometheusServer.promtool(bin, "check", "config", config.toString());
-        PrometheusServer prometheus = PrometheusServer.start(bin, dir.resolve("prometheus"), config);
+        PrometheusServer prometheus = PrometheusServer.start(bin, dir.resolve("prometheus-" + System.currentTimeMillis()), config);
         running.add(prometheus);
         Eventually.await("Prometheus scrapes the secure endpoint", PATIENCE, () -> prometheus.query("up{job=\"secure\"} == 1"),
                 result -> result.size() == 1);
         assertFalse(prometheus.query("controller_runtime_reconcile_time_seconds_count{job=\"secure\",controller=\"flaky\"}").isEmpty());
         assertFalse(prometheus.query("controller_runtime_webhook_requests_in_flight{job=\"secure\"}").isEmpty());
+
+        // a flood of 1,000 distinct bogus tokens from 8 clients while Prometheus scrapes every second: the operator
+        // asks for TokenReviews at the budget's rate only, answers the rest 429, and every scrape succeeds
+        long reviewsBefore = tokenReviews(audit);
+        long floodStart = System.nanoTime();
+        double floodStartSeconds = System.currentTimeMillis() / 1000.0;
+        java.util.concurrent.ExecutorService flood = java.util.concurrent.Executors.newFixedThreadPool(8);
+        Map<Integer, Integer> codes = new java.util.concurrent.ConcurrentHashMap<>();
+        try {
+            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                String bogus = "Bearer bogus-" + i + "-" + java.util.UUID.randomUUID();
+                sent.add(flood.submit(() -> {
+                    HttpResponse<String> answer = get(https, metrics, bogus);
+                    codes.merge(answer.statusCode(), 1, Integer::sum);
+                    if (answer.statusCode() == 429) {
+                        assertEquals("1", answer.headers().firstValue("Retry-After").orElse(""));
+                    }
+                    return null;
+                }));
+            }
+            for (var each : sent) {
+                each.get(5, java.util.concurrent.TimeUnit.MINUTES);
+            }
+        } finally {
+            flood.shutdownNow();
+        }
+        long seconds = Math.max(1, (System.nanoTime() - floodStart) / 1_000_000_000L + 1);
+        assertEquals(java.util.Set.of(401, 429), codes.keySet(), codes.toString());
+        // the budget: a burst of 10 and 5 a second; one more a minute for the scraper, whose allowance may expire meanwhile
+        long reviews = tokenReviews(audit) - reviewsBefore;
+        assertTrue(reviews <= 10 + 5 * seconds + (seconds / 60 + 1), reviews + " TokenReviews in " + seconds + " s: " + codes);
+        // a scrape after the flood (Prometheus may have been starved of CPU meanwhile), then every scrape since its start
+        double floodEnd = System.currentTimeMillis() / 1000.0;
+        String up = "up{job=\"secure\",instance=\"127.0.0.1:" + liberty.httpsPort + "\"}";
+        Eventually.await("a scrape after the flood", PATIENCE, () -> prometheus.query("timestamp(" + up + ")"),
+                result -> !result.isEmpty() && Double.parseDouble(result.getJsonObject(0).getJsonArray("value").getString(1)) > floodEnd);
+        String window = "[" + (long) Math.ceil(System.currentTimeMillis() / 1000.0 - floodStartSeconds) + "s]";
+        JsonArray scraped = prometheus.query("count_over_time(" + up + window + ")");
+        assertFalse(scraped.isEmpty(), "Prometheus scraped during the flood (" + seconds + " s)");
+        assertTrue(Double.parseDouble(scraped.getJsonObject(0).getJsonArray("value").getString(1)) >= 1, scraped.toString());
+        JsonArray failed = prometheus.query("count_over_time(" + up + window + ") - sum_over_time(" + up + window + ")");
+        assertEquals("0", failed.getJsonObject(0).getJsonArray("value").getString(1), "scrapes failed during the flood: " + failed);
     }
+
+    /** How many TokenReviews the API server's audit log holds. */
+    private static long tokenReviews(Path audit) throws Exception {
+        try (var lines = Files.lines(audit)) {
+            return lines.filter(line -> line.contains("\"resource\":\"tokenreviews\"") && line.contains("\"stage\":\"ResponseComplete\""))
+                    .count();
+        }
+    }
+
 
     private static HttpResponse<String> get(HttpClient client, URI uri, String authorization) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).GET();

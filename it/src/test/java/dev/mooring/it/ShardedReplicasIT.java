@@ -82,12 +82,7 @@ class ShardedReplicasIT {
 
     @Test
     void threeReplicasShareTheWorkThroughAKillAndAFreezeAndNoKeyIsWrittenOutsideItsWritersTerm() throws Exception {
-        Files.createDirectories(dir);
-        Path policy = Files.writeString(dir.resolve("audit-policy.yaml"), """
-                apiVersion: audit.k8s.io/v1
-                kind: Policy
-                omitStages: [RequestReceived, ResponseStarted]
-                rules:
+        List<String> auditFlags = Testbed.auditFlags(dir, """
                 - level: RequestResponse
                   verbs: [create, update, patch]
                   resources:
@@ -95,11 +90,9 @@ class ShardedReplicasIT {
                     resources: [configmaps]
                   - group: coordination.k8s.io
                     resources: [leases]
-                - level: None
                 """);
         Path audit = dir.resolve("audit.log");
-        Files.deleteIfExists(audit);
-        Properties env = Testbed.up(runDir, "--audit-policy-file=" + policy, "--audit-log-path=" + audit);
+        Properties env = Testbed.up(runDir, auditFlags.toArray(String[]::new));
         testbedUp = true;
         CoreV1Api core = new CoreV1Api(Config.fromConfig(runDir.resolve("admin.kubeconfig").toString()));
         core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(NAMESPACE))).execute();

@@ -77,6 +77,20 @@ final class Testbed {
     }
 
     /** A bearer token of ServiceAccount namespace/name on the instance in {@code runDir}. */
+    /**
+     * The flags for an API server that writes an audit log of {@code rules} (the policy's rules,
+     * YAML, everything else at level None) to {@code dir/audit.log}, a new one; the policy is
+     * written beside it.
+     */
+    static List<String> auditFlags(Path dir, String rules) throws IOException {
+        Files.createDirectories(dir);
+        Path policy = Files.writeString(dir.resolve("audit-policy.yaml"), "apiVersion: audit.k8s.io/v1\nkind: Policy\n"
+                + "omitStages: [RequestReceived, ResponseStarted]\nrules:\n" + rules + "- level: None\n");
+        Path audit = dir.resolve("audit.log");
+        Files.deleteIfExists(audit);
+        return List.of("--audit-policy-file=" + policy, "--audit-log-path=" + audit);
+    }
+
     static String token(Path runDir, String namespace, String name) throws IOException {
         return LAUNCHER.token(runDir, namespace, name);
     }

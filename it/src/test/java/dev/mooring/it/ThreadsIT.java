@@ -34,12 +34,14 @@ class ThreadsIT {
     private static final String WEBHOOK = "threads.mooring.dev";
     private static final int CALLS = 200;
     private final KubeHttp http = new KubeHttp(Testbed.client());
-    private final List<Process> hogs = new ArrayList<>();
+    private CpuHog hog;
     private LibertyProcess server;
 
     @AfterEach
     void cleanUp() throws Exception {
-        hogs.forEach(Process::destroyForcibly);
+        if (hog != null) {
+            hog.close();
+        }
         for (String plural : List.of("validatingwebhookconfigurations", "mutatingwebhookconfigurations")) {
             String path = "/apis/admissionregistration.k8s.io/v1/" + plural + "/" + WEBHOOK;
             http.getOptional(path, Map.of()).ifPresent(found -> http.send("DELETE", path, Map.of(), null, null));
@@ -81,9 +83,7 @@ class ThreadsIT {
             }
         });
         // the hog: one busy process per processor the server sees
-        for (int i = 0; i < 2; i++) {
-            hogs.add(new ProcessBuilder("sha256sum", "/dev/zero").redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
-        }
+        hog = CpuHog.start(2, Duration.ofMinutes(10));
         ExecutorService clients = Executors.newFixedThreadPool(8);
         try {
             List<Future<String>> calls = new ArrayList<>();

@@ -443,9 +443,9 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         return quietWatches.get();
     }
 
-    /** True while the last list or watch of this informer reached the API server. */
+    /** True while the last list or watch of this informer reached the API server, and it has not failed for good. */
     public boolean connected() {
-        return contact.connected();
+        return failure == null && contact.connected();
     }
 
     /** When the API server last answered this informer (epoch milliseconds), 0 before the first answer. */

@@ -238,8 +238,15 @@ public final class OperatorRuntime {
                         .ifPresent(source -> ((EventSource) source).addIndex(index.name(), index.description(), index.values()));
             }
         } catch (RuntimeException e) {
-            runner.fail(e);
+            runner.fail(System.nanoTime() - deadline >= 0
+                    ? new IllegalStateException(e.getMessage() + " (retried until the end of " + syncTimeout(runner) + ")", e) : e);
         }
+    }
+
+    /** The controller's sync timeout, with the property that sets it. */
+    private static String syncTimeout(ControllerRunner<?> runner) {
+        return "the controller's sync-timeout of " + runner.definition().syncTimeout().toMillis() / 1000.0 + " s (mooring.controller."
+                + runner.name() + ".sync-timeout)";
     }
 
     /**
@@ -263,7 +270,7 @@ public final class OperatorRuntime {
             Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
             if (!informer.awaitSynced(left) && informer.failure().isEmpty() && !stopping.get()) {
                 runner.fail(new IllegalStateException("The initial list of " + informer.describe() + " did not complete within "
-                        + runner.definition().syncTimeout().toMillis() / 1000.0 + " s"));
+                        + syncTimeout(runner)));
             }
         }
     }

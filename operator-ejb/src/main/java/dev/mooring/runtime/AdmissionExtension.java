@@ -33,6 +33,7 @@ public class AdmissionExtension implements Extension {
     }
 
     private final List<Policy> policies = new ArrayList<>();
+    private final List<RuntimeException> problems = new ArrayList<>();
 
     <T> void onBean(@Observes ProcessManagedBean<T> event) {
         Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
@@ -62,15 +63,20 @@ public class AdmissionExtension implements Extension {
         try {
             MooringConfig.webhookClientAuth(config);
         } catch (RuntimeException e) {
-            event.addDeploymentProblem(e);
+            problems.add(e);
         }
         try {
             AdmissionRoutes.requireUniquePaths(routes());
             routes().forEach(route -> LOG.info(() -> "Found admission webhook " + route.describe() + " at " + route.path()
                     + " for " + route.resource() + " " + route.operations()));
         } catch (RuntimeException e) {
-            event.addDeploymentProblem(e);
+            problems.add(e);
         }
+    }
+
+    /** What is wrong with the webhooks' configuration, reported as a failed start (as {@link ReconcilerExtension#problems()}). */
+    public List<RuntimeException> problems() {
+        return List.copyOf(problems);
     }
 
     /** The admission beans of this deployment, in discovery order. */

@@ -70,6 +70,9 @@ public class AdmissionService {
     AdmissionExtension extension;
 
     @Inject
+    ReconcilerExtension controllers;
+
+    @Inject
     BeanManager beanManager;
 
     @Inject
@@ -106,13 +109,21 @@ public class AdmissionService {
     private volatile ServingCertificate certificate;
     private volatile SelfManagedCertificates selfManaged;
     private volatile String tlsProblem;
+    /** The configuration problems that failed the start; empty when it went on. */
+    private volatile List<String> startProblems = List.of();
     /** Until the TLS settings are read, and when they cannot be: no request is admitted. */
-    private ClientTrust clients = ClientTrust.refusing("the webhook TLS settings could not be read");
+    private volatile ClientTrust clients = ClientTrust.refusing("the webhook TLS settings could not be read");
 
     @PostConstruct
     void start() {
         List<AdmissionExtension.Policy> policies = extension.policies();
         if (policies.isEmpty()) {
+            return;
+        }
+        List<RuntimeException> problems = OperatorManager.deploymentProblems(controllers, extension);
+        if (!problems.isEmpty()) {
+            // the start failed (OperatorManager logs each problem and fails liveness): admit nothing
+            startProblems = problems.stream().map(RuntimeException::getMessage).toList();
             return;
         }
         List<AdmissionRoute> routes = new ArrayList<>();
@@ -221,6 +232,18 @@ public class AdmissionService {
         }
     }
 
+    /**
+     * Why a request over the HTTPS port with this client certificate chain is refused on a path
+     * other than a webhook's, or null when it may go on: with client certificates required
+     * ({@code mooring.webhook.tls.client-auth}), the same check as the webhooks' (so the serving
+     * certificate, which Liberty's handshake accepts, is refused here too); null without webhooks
+     * or without the requirement.
+     */
+    public String clientRefusal(java.security.cert.X509Certificate[] chain) {
+        ClientTrust trust = clients;
+        return dispatcher == null || !trust.required() ? null : trust.refusal(chain);
+    }
+
     /** True when the application has admission webhooks. */
     public boolean registered() {
         return dispatcher != null;
@@ -236,8 +259,25 @@ public class AdmissionService {
         return serving.handle(method, path, contentType, body, secure, clientChain);
     }
 
+    /**
+     * Why admission can never serve as configured, for liveness: the webhook port has answered
+     * no TLS for {@link ServingCertificate#UNANSWERED_LIMIT} (no endpoint on
+     * {@code mooring.webhook.port}); empty otherwise.
+     */
+    public java.util.Optional<String> misconfigured() {
+        ServingCertificate served = certificate;
+        return served == null ? java.util.Optional.empty() : served.misconfigured();
+    }
+
     /** Whether admission serves, with what is missing. */
     public Status status() {
+        if (!startProblems.isEmpty()) {
+            Map<String, String> details = new LinkedHashMap<>();
+            for (int i = 0; i < startProblems.size(); i++) {
+                details.put("problem-" + i, startProblems.get(i));
+            }
+            return new Status(true, false, details);
+        }
         if (dispatcher == null) {
             return new Status(false, true, Map.of("webhooks", "none"));
         }

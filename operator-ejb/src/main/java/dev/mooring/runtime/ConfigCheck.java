@@ -41,7 +41,9 @@ final class ConfigCheck {
             "mooring.admission.threads", "mooring.admission.queue", "mooring.webhook.certificates",
             "mooring.webhook.certificates.service", "mooring.webhook.certificates.secret",
             "mooring.webhook.certificates.webhook-configuration", "mooring.webhook.certificates.service-account",
-            "mooring.webhook.certificates.validity", "mooring.webhook.certificates.ca-validity", "mooring.metrics.secure");
+            "mooring.webhook.certificates.validity", "mooring.webhook.certificates.ca-validity", "mooring.metrics.secure",
+            // read by server.xml (Liberty parses it), not by Mooring
+            "mooring.http.read-timeout");
 
     private ConfigCheck() {
     }

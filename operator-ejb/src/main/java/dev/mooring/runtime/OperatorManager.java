@@ -49,6 +49,9 @@ public class OperatorManager {
     ReconcilerExtension extension;
 
     @Inject
+    AdmissionExtension admissionExtension;
+
+    @Inject
     BeanManager beanManager;
 
     @Inject
@@ -83,6 +86,16 @@ public class OperatorManager {
 
     @PostConstruct
     void start() {
+        List<RuntimeException> problems = deploymentProblems(extension, admissionExtension);
+        if (!problems.isEmpty()) {
+            // deployed but failed: liveness DOWN naming each problem, nothing started
+            for (RuntimeException problem : problems) {
+                startFailures.add(problem.getMessage());
+                LOG.severe("Mooring cannot start: " + problem.getMessage());
+            }
+            failProcess(problems.get(0));
+            return;
+        }
         List<ReconcilerExtension.Discovered> discovered = extension.discovered();
         if (discovered.isEmpty()) {
             LOG.warning("Mooring found no @Controller reconciler beans in this application");
@@ -99,6 +112,13 @@ public class OperatorManager {
             LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);
             failProcess(e);
         }
+    }
+
+    /** The configuration problems of the controllers and the webhooks, in that order. */
+    static List<RuntimeException> deploymentProblems(ReconcilerExtension controllers, AdmissionExtension webhooks) {
+        List<RuntimeException> problems = new ArrayList<>(controllers.problems());
+        problems.addAll(webhooks.problems());
+        return problems;
     }
 
     /** Connects, builds the controllers and starts them (or the election or shard coordination that starts them). */
@@ -383,7 +403,9 @@ public class OperatorManager {
         java.util.Map<String, String> connections = new java.util.LinkedHashMap<>();
         if (running != null) {
             for (dev.mooring.engine.Informer<?> informer : running.informers()) {
-                connections.put("informer " + informer.describe(), informer.connected() ? "connected"
+                java.util.Optional<Throwable> failure = informer.failure();
+                connections.put("informer " + informer.describe(), failure.isPresent() ? "failed: " + failure.get().getMessage()
+                        : informer.connected() ? "connected"
                         : "disconnected" + (informer.lastContactMillis() == 0 ? "" : " since "
                         + java.time.Instant.ofEpochMilli(informer.lastContactMillis())) + ": " + informer.lastProblem());
             }

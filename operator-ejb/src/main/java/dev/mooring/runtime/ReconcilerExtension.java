@@ -52,6 +52,7 @@ public class ReconcilerExtension implements Extension {
 
     private final List<Candidate> candidates = new ArrayList<>();
     private final List<Discovered> discovered = new ArrayList<>();
+    private final List<RuntimeException> problems = new ArrayList<>();
 
     <T> void onBean(@Observes ProcessManagedBean<T> event) {
         Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
@@ -135,7 +136,7 @@ public class ReconcilerExtension implements Extension {
                 LOG.info(() -> "Found controller " + definition.name() + " for " + definition.kind().getSimpleName()
                         + " (" + candidate.beanClass().getName() + ")");
             } catch (RuntimeException e) {
-                event.addDeploymentProblem(e);
+                problems.add(e);
             }
         }
         // every declared controller's name counts, also of one whose options failed above (reported already)
@@ -147,7 +148,17 @@ public class ReconcilerExtension implements Extension {
                 // a kind that cannot be named was reported above
             }
         }
-        ConfigCheck.problems(config, declared).forEach(event::addDeploymentProblem);
+        problems.addAll(ConfigCheck.problems(config, declared));
+    }
+
+    /**
+     * What is wrong with the controllers' configuration (options, MicroProfile Config values),
+     * each naming the property or the method. Not deployment problems: the application deploys,
+     * starts nothing and reports them as a failed start, so that liveness says what is wrong
+     * (a failed deployment had no health checks and answered liveness UP).
+     */
+    public List<RuntimeException> problems() {
+        return List.copyOf(problems);
     }
 
     /** The validated controllers of this deployment, in discovery order. */

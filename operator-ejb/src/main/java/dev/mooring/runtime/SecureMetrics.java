@@ -1,6 +1,7 @@
 package dev.mooring.runtime;
 
 import dev.mooring.engine.access.DelegatedAccess;
+import dev.mooring.engine.access.ReviewBudget;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,7 +15,8 @@ import org.eclipse.microprofile.metrics.annotation.RegistryScope;
  * The metrics of {@code /mooring/metrics}: every registry's series in the Prometheus text format
  * (as Liberty's {@code /metrics} writes them), for callers the API server authenticates and
  * authorizes to {@code get} the path ({@link DelegatedAccess}, with the operator's connection;
- * allowances are reused for a minute, refusals for 10 seconds).
+ * allowances are reused for a minute, refusals for 10 seconds; callers with new tokens are reviewed
+ * at most 5 a second, 2 at once, and answered 429 beyond that).
  */
 @ApplicationScoped
 public class SecureMetrics {
@@ -44,7 +46,7 @@ public class SecureMetrics {
     @PostConstruct
     void start() {
         access = new DelegatedAccess(connection.requests(), Clock.systemUTC(), Duration.ofMinutes(1), Duration.ofSeconds(10), 1024,
-                config.requestTimeout());
+                config.requestTimeout(), ReviewBudget.Limits.DEFAULT);
     }
 
     /** Whether the caller with this {@code Authorization} header may read the metrics, and why. */

@@ -28,6 +28,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * expired ones are dropped, and all of them if none has expired, so that callers with ever new
  * tokens cannot grow it.
  *
+ * <p>Reviews of callers not known are bounded by a {@link ReviewBudget}: beyond its rate or its
+ * reviews in flight a caller is answered 429 at once, without asking the API server. A caller
+ * whose token was allowed before (its allowance expired, still in the cache) is known: its
+ * review is not counted against the budget, so that a scraper goes on being served through a
+ * flood of unknown tokens. The budget also bounds how fast refusals enter the cache, far below
+ * its capacity, so a flood cannot evict a scraper's allowance.
+ *
  * <p>Thread-safe. {@link #check} blocks for up to two API requests, each bounded by
  * {@code timeout}.
  */
@@ -40,7 +47,7 @@ public final class DelegatedAccess {
      * An answer to a caller.
      *
      * @param status the HTTP status to answer with: 200 allowed, 401 not authenticated, 403 not
-     *     authorized, 503 the API server could not decide
+     *     authorized, 429 too many unknown callers are being reviewed, 503 the API server could not decide
      * @param reason why, naming the user where one was authenticated (never the token)
      */
     public record Decision(int status, String reason) {
@@ -60,6 +67,7 @@ public final class DelegatedAccess {
     private final Duration denyFor;
     private final int capacity;
     private final Duration timeout;
+    private final ReviewBudget budget;
     private final Map<String, Cached> decisions = new ConcurrentHashMap<>();
 
     /**
@@ -70,8 +78,10 @@ public final class DelegatedAccess {
      * @param denyFor how long a refusal is reused
      * @param capacity the most decisions kept
      * @param timeout the bound of each review request
+     * @param limits how many reviews of unknown callers may start a second and be in flight at once
      */
-    public DelegatedAccess(KubeHttp api, Clock clock, Duration allowFor, Duration denyFor, int capacity, Duration timeout) {
+    public DelegatedAccess(KubeHttp api, Clock clock, Duration allowFor, Duration denyFor, int capacity, Duration timeout,
+            ReviewBudget.Limits limits) {
         this.api = Objects.requireNonNull(api, "api");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.allowFor = Objects.requireNonNull(allowFor, "allowFor");
@@ -81,12 +91,13 @@ public final class DelegatedAccess {
         }
         this.capacity = capacity;
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.budget = new ReviewBudget(limits, clock);
     }
 
     /**
      * Whether the caller with this {@code Authorization} header may {@code verb} {@code path}.
-     * Never throws: a missing or malformed header is a 401 without asking the API server, and a
-     * failed review a 503.
+     * Never throws: a missing or malformed header is a 401 without asking the API server, an
+     * unknown caller beyond the review budget a 429 without asking it, and a failed review a 503.
      */
     public Decision check(String authorization, String path, String verb) {
         String token = bearerToken(authorization);
@@ -100,11 +111,22 @@ public final class DelegatedAccess {
         if (cached != null && now.isBefore(cached.until())) {
             return cached.decision();
         }
+        boolean known = cached != null && cached.decision().allowed();
+        ReviewBudget.Permit permit = known ? null : budget.tryStart();
+        if (!known && permit == null) {
+            ReviewBudget.Limits limits = budget.limits();
+            return new Decision(429, "too many callers with new tokens are being reviewed (at most " + limits.perSecond()
+                    + " a second, " + limits.concurrent() + " at once); try again later");
+        }
         Decision decision;
         try {
             decision = review(token, path, verb);
         } catch (RuntimeException e) {
             return new Decision(503, "the API server could not review the caller: " + e.getMessage());
+        } finally {
+            if (permit != null) {
+                permit.close();
+            }
         }
         remember(key, decision, now);
         return decision;

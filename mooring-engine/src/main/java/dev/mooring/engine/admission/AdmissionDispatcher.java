@@ -18,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +45,11 @@ import java.util.logging.Logger;
  * <tr><td>405</td><td>not a POST</td></tr>
  * <tr><td>415</td><td>the content type is not {@code application/json}</td></tr>
  * <tr><td>413</td><td>the body is larger than 4 MiB</td></tr>
+ * <tr><td>408</td><td>the body was still arriving when the route's timeout, counted from the request's arrival, ran
+ * out, or a read of it waited longer than the HTTP port's read timeout (a client that trickles it)</td></tr>
  * <tr><td>429</td><td>a body of at least {@link DecodeBudget#LARGE_BODY} bytes while as many large bodies as the
- * {@link DecodeBudget} allows are being decoded; or a body not decoded within its deadline (one second by default)</td></tr>
+ * {@link DecodeBudget} allows are being decoded, or not decoded within its CPU time (two seconds by default); or
+ * any body not decoded before the route's timeout less {@link DecodeBudget#TIMEOUT_MARGIN}</td></tr>
  * <tr><td>400</td><td>not JSON, beyond a limit of {@link #LIMITS}, not an {@code admission.k8s.io/v1}
  * AdmissionReview, no request or uid, a member of the wrong type, a name, namespace, group, version, kind or
  * resource that breaks Kubernetes' rules, or a request the route does not admit (kind, resource,
@@ -150,7 +154,7 @@ public final class AdmissionDispatcher {
         AdmissionRoutes.requireUniquePaths(routes.stream().map(BoundRoute::route).toList());
         this.budget = Objects.requireNonNull(budget);
         this.clients = Objects.requireNonNull(clients);
-        this.json = new BoundedJson(LIMITS, JSON_P, budget.clock());
+        this.json = new BoundedJson(LIMITS, JSON_P);
         routes.forEach(bound -> this.routes.put(bound.route().path(), bound));
         this.executor = Objects.requireNonNull(executor);
         this.reads = Objects.requireNonNull(reads);
@@ -191,7 +195,7 @@ public final class AdmissionDispatcher {
         long start = System.nanoTime();
         observer.started(route);
         Answer answer = answer(bound, method, contentType, body, secure, clientChain, start);
-        observer.answered(route, answer.status(), answer.denied(), java.time.Duration.ofNanos(System.nanoTime() - start));
+        observer.answered(route, answer.status(), answer.denied(), Duration.ofNanos(System.nanoTime() - start));
         return answer;
     }
 
@@ -214,14 +218,23 @@ public final class AdmissionDispatcher {
         }
         byte[] bytes;
         try {
-            bytes = readAtMost(body, MAX_BODY_BYTES);
+            bytes = readAtMost(body, MAX_BODY_BYTES, start + TimeUnit.SECONDS.toNanos(route.timeoutSeconds()), System::nanoTime);
+        } catch (SlowBody e) {
+            LOG.fine(() -> "A request to " + route.path() + " refused: its body did not arrive within " + route.timeoutSeconds() + " s");
+            return ReviewAnswers.message(408, "The AdmissionReview did not arrive within the webhook's timeout of "
+                    + route.timeoutSeconds() + " s");
         } catch (IOException e) {
+            if (timedOut(e)) {
+                // the HTTP port's read timeout (server.xml: mooring.http.read-timeout) ended a read that waited for bytes
+                return ReviewAnswers.message(408, "The AdmissionReview did not arrive in time: the port's read timeout passed");
+            }
             return ReviewAnswers.message(400, "The AdmissionReview could not be read: " + e.getMessage());
         }
         if (bytes == null) {
             return ReviewAnswers.message(413, "AdmissionReview exceeds " + MAX_BODY_BYTES + " bytes");
         }
-        Optional<DecodeBudget.Ticket> ticket = budget.enter(bytes.length);
+        Duration timeLeft = Duration.ofSeconds(route.timeoutSeconds()).minusNanos(System.nanoTime() - start);
+        Optional<DecodeBudget.Ticket> ticket = budget.enter(bytes.length, timeLeft.isNegative() ? Duration.ZERO : timeLeft);
         if (ticket.isEmpty()) {
             LOG.fine(() -> "A review of " + bytes.length + " bytes refused: " + budget.slots() + " large reviews are being decoded");
             return ReviewAnswers.message(429, "Too many large AdmissionReviews are being decoded at once (" + budget.slots()
@@ -322,10 +335,10 @@ public final class AdmissionDispatcher {
     private Decoded decode(AdmissionRoute route, byte[] bytes, DecodeBudget.Ticket ticket) throws Refused {
         ReviewDocument review;
         try {
-            review = ReviewDocument.of(json.parse(bytes, ticket.deadline()));
+            review = ReviewDocument.of(json.parse(bytes, ticket::expired));
         } catch (BoundedJson.Rejected e) {
             if (e.overDeadline()) {
-                throw overDeadline(bytes.length);
+                throw overBudget(bytes.length, ticket);
             }
             throw ReviewChecks.invalid(null, e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -351,7 +364,7 @@ public final class AdmissionDispatcher {
         KubernetesObject object = ReviewChecks.typed(route, uid, request.object(), "object");
         KubernetesObject oldObject = ReviewChecks.typed(route, uid, request.oldObject(), "oldObject");
         if (ticket.expired()) {
-            throw overDeadline(bytes.length);
+            throw overBudget(bytes.length, ticket);
         }
         JsonValue decodedObject = object == null ? null : Patches.toJson(object);
         ReviewDocument.User user = request.userInfo();
@@ -367,14 +380,40 @@ public final class AdmissionDispatcher {
         return ReviewAnswers.denial(request, 500, "InternalError", "Admission webhook " + route.path() + " failed; the operator log has the cause");
     }
 
-    private Refused overDeadline(int bytes) {
-        LOG.fine(() -> "A review of " + bytes + " bytes was not decoded within " + budget.perDecode().toMillis() + " ms");
-        return new Refused(ReviewAnswers.message(429, "The AdmissionReview was not decoded within " + budget.perDecode().toMillis()
-                + " ms; try again"));
+    private static Refused overBudget(int bytes, DecodeBudget.Ticket ticket) {
+        String overrun = Objects.requireNonNullElse(ticket.overrun(), "within its budget");
+        LOG.fine(() -> "A review of " + bytes + " bytes was not decoded " + overrun);
+        return new Refused(ReviewAnswers.message(429, "The AdmissionReview was not decoded " + overrun + "; try again"));
     }
 
-    /** The stream's bytes, or null when there are more than {@code limit}. */
-    static byte[] readAtMost(InputStream in, int limit) throws IOException {
+    /** True when a read failed because it waited too long (Liberty's own timeout exception is not a SocketTimeoutException). */
+    static boolean timedOut(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.SocketTimeoutException || cause.getClass().getSimpleName().contains("Timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A body whose bytes were still arriving at its deadline. */
+    static final class SlowBody extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        SlowBody() {
+            super("the body did not arrive in time", null);
+        }
+    }
+
+    /**
+     * The stream's bytes, or null when there are more than {@code limit}.
+     *
+     * @param deadline when the last byte must have arrived, on {@code nanoTime}; checked after
+     *     every read, so that a client that trickles its body is cut off at the first read after
+     *     it (a read that waits is bounded by the HTTP port's read timeout, server.xml)
+     * @throws SlowBody when the deadline passed before the end of the body
+     */
+    static byte[] readAtMost(InputStream in, int limit, long deadline, java.util.function.LongSupplier nanoTime) throws IOException {
         if (in == null) {
             return new byte[0];
         }
@@ -388,6 +427,9 @@ public final class AdmissionDispatcher {
                 return null;
             }
             out.write(buffer, 0, read);
+            if (nanoTime.getAsLong() - deadline > 0) {
+                throw new SlowBody();
+            }
         }
         return out.toByteArray();
     }

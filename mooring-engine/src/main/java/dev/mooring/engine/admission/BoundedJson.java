@@ -8,7 +8,7 @@ import jakarta.json.stream.JsonParser;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.function.LongSupplier;
+import java.util.function.BooleanSupplier;
 
 /**
  * Reads untrusted JSON into a JSON-P tree within fixed limits, so that the work per document is
@@ -24,8 +24,8 @@ import java.util.function.LongSupplier;
  * the other {@code Json.*} methods look the provider up again at every call (a service-loader scan;
  * under Liberty also a failed class load), which made a document of a million empty strings cost
  * a minute of CPU. With one provider the work is linear in the document with a small constant for
- * every shape the limits allow. A deadline, checked every {@value #CHECK_EVERY} values, bounds the
- * time of one parse as well.
+ * every shape the limits allow. A budget, asked every {@value #CHECK_EVERY} values whether it is
+ * spent, bounds the time of one parse as well.
  */
 public final class BoundedJson {
 
@@ -41,7 +41,7 @@ public final class BoundedJson {
     public record Limits(int maxDepth, int maxMembers, int maxValues, int maxStringLength, int maxNumberLength) {
     }
 
-    /** A document that is not JSON, exceeds a limit, or took longer than its deadline; the message says which. */
+    /** A document that is not JSON, exceeds a limit, or outlasted its budget; the message says which. */
     public static final class Rejected extends Exception {
         private static final long serialVersionUID = 1L;
         private final boolean overDeadline;
@@ -55,13 +55,13 @@ public final class BoundedJson {
             this.overDeadline = overDeadline;
         }
 
-        /** True when the document was not read within its deadline (it may be valid JSON). */
+        /** True when the document was not read within its budget (it may be valid JSON). */
         public boolean overDeadline() {
             return overDeadline;
         }
     }
 
-    /** How often the deadline is checked: every this many values and member names. */
+    /** How often the budget is asked: every this many values and member names. */
     static final int CHECK_EVERY = 4096;
 
     /** An object or array under construction. */
@@ -83,21 +83,16 @@ public final class BoundedJson {
 
     private final Limits limits;
     private final JsonProvider provider;
-    private final LongSupplier nanoTime;
 
-    /** Within these limits, with the JSON-P provider found once now, on the system clock. */
+    /** Within these limits, with the JSON-P provider found once now. */
     public BoundedJson(Limits limits) {
-        this(limits, JsonProvider.provider(), System::nanoTime);
+        this(limits, JsonProvider.provider());
     }
 
-    /**
-     * @param provider makes the parser and every value
-     * @param nanoTime the clock deadlines are read on ({@link System#nanoTime()} outside tests)
-     */
-    BoundedJson(Limits limits, JsonProvider provider, LongSupplier nanoTime) {
+    /** @param provider makes the parser and every value */
+    BoundedJson(Limits limits, JsonProvider provider) {
         this.limits = java.util.Objects.requireNonNull(limits);
         this.provider = java.util.Objects.requireNonNull(provider);
-        this.nanoTime = java.util.Objects.requireNonNull(nanoTime);
     }
 
     /** The provider every value is made with: reuse it for more JSON-P work on the same request. */
@@ -112,20 +107,19 @@ public final class BoundedJson {
      *     exceed a limit
      */
     public JsonValue parse(byte[] document) throws Rejected {
-        return parse(document, Long.MAX_VALUE);
+        return parse(document, () -> false);
     }
 
     /**
-     * The document as a tree, read before {@code deadline}.
+     * The document as a tree, read before {@code spent} says the time for it is up.
      *
-     * @param deadline a time on this instance's clock ({@link System#nanoTime()}), or
-     *     {@link Long#MAX_VALUE} for none
+     * @param spent asked every {@value #CHECK_EVERY} values and member names; true ends the parse
      * @throws Rejected if the bytes are not one complete JSON value (UTF-8, UTF-16 or UTF-32),
-     *     exceed a limit, or were not read by the deadline ({@link Rejected#overDeadline()})
+     *     exceed a limit, or were not read before the budget was spent ({@link Rejected#overDeadline()})
      */
-    public JsonValue parse(byte[] document, long deadline) throws Rejected {
+    public JsonValue parse(byte[] document, BooleanSupplier spent) throws Rejected {
         try (JsonParser parser = provider.createParser(new ByteArrayInputStream(document))) {
-            JsonValue root = read(parser, deadline);
+            JsonValue root = read(parser, spent);
             if (parser.hasNext()) {
                 throw new Rejected("content after the end of the JSON document");
             }
@@ -136,13 +130,13 @@ public final class BoundedJson {
         }
     }
 
-    private JsonValue read(JsonParser parser, long deadline) throws Rejected {
+    private JsonValue read(JsonParser parser, BooleanSupplier spent) throws Rejected {
         Deque<Open> open = new ArrayDeque<>();
         int values = 0;
         int events = 0;
         while (parser.hasNext()) {
             JsonParser.Event event = parser.next();
-            if (++events % CHECK_EVERY == 0 && deadline != Long.MAX_VALUE && nanoTime.getAsLong() - deadline > 0) {
+            if (++events % CHECK_EVERY == 0 && spent.getAsBoolean()) {
                 throw new Rejected("the document was not read within its time budget", true);
             }
             if (event == JsonParser.Event.KEY_NAME) {

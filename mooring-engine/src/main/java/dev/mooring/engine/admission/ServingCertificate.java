@@ -25,6 +25,13 @@ public final class ServingCertificate {
     /** The least time between two forced reloads while the port does not serve the certificate. */
     public static final Duration RELOAD_INTERVAL = Duration.ofSeconds(5);
 
+    /**
+     * How long the port may answer no TLS at all before that counts as a misconfiguration (no
+     * Liberty endpoint on {@code mooring.webhook.port}): 60 seconds, far beyond the seconds
+     * Liberty's HTTPS endpoint takes to start.
+     */
+    public static final Duration UNANSWERED_LIMIT = Duration.ofSeconds(60);
+
     private static final Logger LOG = Logger.getLogger(ServingCertificate.class.getName());
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(2);
 
@@ -47,6 +54,9 @@ public final class ServingCertificate {
     private volatile boolean serving;
     private volatile java.time.Instant notAfter;
     private volatile String detail = "the serving certificate is not installed yet";
+    /** Since when the port has answered no TLS (nanoTime), or null while it answers. */
+    private Long unansweredSince;
+    private volatile String unanswered;
 
     /**
      * @param tls the files and the key store
@@ -56,7 +66,7 @@ public final class ServingCertificate {
      */
     public ServingCertificate(WebhookTls tls, boolean clientCertificateRequired, String host, int port) {
         this(tls, clientCertificateRequired, () -> WebhookTls.served(host, port, HANDSHAKE_TIMEOUT), System::nanoTime,
-                "HTTPS port " + port);
+                "HTTPS port " + port + " (mooring.webhook.port)");
     }
 
     ServingCertificate(WebhookTls tls, boolean clientCertificateRequired, Probe probe, LongSupplier nanoTime, String where) {
@@ -82,6 +92,14 @@ public final class ServingCertificate {
         return detail;
     }
 
+    /**
+     * Why the port is taken to be misconfigured: it has answered no TLS for
+     * {@link #UNANSWERED_LIMIT}; empty otherwise (it answers, or not for that long yet).
+     */
+    public java.util.Optional<String> misconfigured() {
+        return java.util.Optional.ofNullable(unanswered);
+    }
+
     /** Install what changed, verify what the port serves, and force a reload when it serves something else. */
     public synchronized void check() {
         try {
@@ -97,6 +115,7 @@ public final class ServingCertificate {
                 return;
             }
             WebhookTls.Served served = probe.served();
+            noteAnswer(served != null);
             if (served != null && installed.equals(served.certificate())
                     && served.clientCertificateRequested() == clientCertificateRequired) {
                 serving = true;
@@ -124,6 +143,23 @@ public final class ServingCertificate {
             }
             serving = false;
             detail = problem;
+        }
+    }
+
+    /** Keeps since when the port answers no TLS; past the limit, says so once at SEVERE. */
+    private void noteAnswer(boolean answered) {
+        if (answered) {
+            unansweredSince = null;
+            unanswered = null;
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        if (unansweredSince == null) {
+            unansweredSince = now;
+        } else if (unanswered == null && now - unansweredSince >= UNANSWERED_LIMIT.toNanos()) {
+            unanswered = "nothing has answered TLS on " + where + " for " + UNANSWERED_LIMIT.toSeconds()
+                    + " s: set it to the HTTPS port of Liberty's httpEndpoint (https.port)";
+            LOG.severe("Admission webhooks cannot serve: " + unanswered);
         }
     }
 

@@ -88,9 +88,14 @@ class DelegatedAccessTest {
     private final MovingClock clock = new MovingClock();
     private final ScriptedServer server = new ScriptedServer();
 
+    /** An access check whose review budget never runs out in these tests. */
     private DelegatedAccess access(int capacity) {
+        return access(capacity, new ReviewBudget.Limits(1000, 1000, 10));
+    }
+
+    private DelegatedAccess access(int capacity, ReviewBudget.Limits limits) {
         return new DelegatedAccess(server.http(), clock, Duration.ofMinutes(1), Duration.ofSeconds(10), capacity,
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), limits);
     }
 
     @Test
@@ -186,5 +191,81 @@ class DelegatedAccessTest {
             assertEquals(401, access.check("Bearer random-" + i, PATH, "get").status());
             assertTrue(access.cached() <= 3, "cached " + access.cached());
         }
+    }
+
+    @Test
+    void aFloodOfNewTokensIsReviewedAtTheBudgetsRateAndTheRestAre429WithoutARequest() {
+        server.answer = path -> ok("{\"kind\":\"TokenReview\",\"status\":{\"authenticated\":false}}");
+        DelegatedAccess access = access(1024, new ReviewBudget.Limits(5, 10, 2));
+        int refused = 0;
+        for (int i = 0; i < 2000; i++) {
+            if (i % 100 == 0) {
+                clock.now = clock.now.plusSeconds(1);
+            }
+            DelegatedAccess.Decision decision = access.check("Bearer random-" + i, PATH, "get");
+            if (decision.status() == 429) {
+                refused++;
+                assertTrue(decision.reason().contains("at most 5 a second, 2 at once"), decision.reason());
+            } else {
+                assertEquals(401, decision.status(), decision.reason());
+            }
+        }
+        // 20 seconds: the burst of 10 (the first second's tokens are in it, the bucket was full) and 5 more a second after it
+        assertEquals(10 + 19 * 5, server.paths.size(), "TokenReviews sent");
+        assertEquals(2000 - server.paths.size(), refused);
+        assertTrue(access.cached() <= 10 + 19 * 5, "cached " + access.cached());
+    }
+
+    @Test
+    void aKnownScraperIsReviewedAgainThroughAFloodThatSpentTheBudget() {
+        server.answer = path -> path.contains("tokenreviews") && !server.bodies.get(server.bodies.size() - 1).toString().contains("good")
+                ? ok("{\"kind\":\"TokenReview\",\"status\":{\"authenticated\":false}}") : server(true).apply(path);
+        DelegatedAccess access = access(1024, new ReviewBudget.Limits(1, 1, 1));
+        assertTrue(access.check("Bearer good", PATH, "get").allowed());
+        clock.now = clock.now.plusSeconds(61);
+        assertEquals(401, access.check("Bearer random-1", PATH, "get").status(), "the one review of the second");
+        assertEquals(429, access.check("Bearer random-2", PATH, "get").status(), "the budget is spent");
+        int sent = server.paths.size();
+        DelegatedAccess.Decision scraper = access.check("Bearer good", PATH, "get");
+        assertTrue(scraper.allowed(), "the scraper's expired allowance is reviewed again: " + scraper.reason());
+        assertEquals(sent + 2, server.paths.size(), "its review was sent");
+    }
+
+    @Test
+    void reviewsInFlightAreCapped() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch arrived = new java.util.concurrent.CountDownLatch(2);
+        server.answer = path -> {
+            arrived.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ok("{\"kind\":\"TokenReview\",\"status\":{\"authenticated\":false}}");
+        };
+        DelegatedAccess access = access(1024, new ReviewBudget.Limits(100, 100, 2));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            var first = pool.submit(() -> access.check("Bearer slow-1", PATH, "get"));
+            var second = pool.submit(() -> access.check("Bearer slow-2", PATH, "get"));
+            arrived.await();
+            DelegatedAccess.Decision third = access.check("Bearer slow-3", PATH, "get");
+            assertEquals(429, third.status(), "two reviews in flight: " + third.reason());
+            release.countDown();
+            assertEquals(401, first.get().status());
+            assertEquals(401, second.get().status());
+            assertEquals(401, access.check("Bearer slow-3", PATH, "get").status(), "the permits were given back");
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void nonsensicalLimitsAreRefused() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new ReviewBudget.Limits(0, 1, 1));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new ReviewBudget.Limits(1, 0, 1));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new ReviewBudget.Limits(1, 1, 0));
     }
 }

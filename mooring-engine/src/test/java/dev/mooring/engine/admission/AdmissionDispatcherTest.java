@@ -102,7 +102,15 @@ class AdmissionDispatcherTest {
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final Counting counting = new Counting();
     private final AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class),
-            bean -> policies), executor, new NoReads(), RequestScope.NONE, counting);
+            bean -> policies), executor, new NoReads(), RequestScope.NONE, counting, unhurried(), ClientTrust.ANY);
+
+    /**
+     * A decode budget whose clocks stand still: these tests are about answers, not time, and must
+     * not depend on how busy the machine is (the budgets have DecodeBudgetTest, on fake clocks).
+     */
+    static DecodeBudget unhurried() {
+        return new DecodeBudget(2, DecodeBudget.DEFAULT_LARGE_CPU, () -> 0L, () -> 0L);
+    }
 
     @AfterEach
     void stop() throws Exception {
@@ -146,7 +154,7 @@ class AdmissionDispatcherTest {
             }
         };
         AdmissionDispatcher tracedDispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class),
-                bean -> policies), executor, new NoReads(), RequestScope.NONE, traced);
+                bean -> policies), executor, new NoReads(), RequestScope.NONE, traced, unhurried(), ClientTrust.ANY);
         tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "green"), null)), true);
         tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "red"), null)), true);
         tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "boom"), null)), true);
@@ -164,6 +172,42 @@ class AdmissionDispatcherTest {
         java.util.Arrays.fill(big, (byte) ' ');
         assertAnswer(413, "exceeds 4194304 bytes", dispatcher.handle("POST", WIDGETS, "application/json",
                 new ByteArrayInputStream(big), true));
+    }
+
+    @Test
+    void aBodyStillArrivingAtItsDeadlineIsCutOffAtTheNextRead() throws Exception {
+        // a client that trickles: each read gives one byte and takes a second of the fake clock
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        java.io.InputStream trickle = new java.io.InputStream() {
+            @Override
+            public int read() {
+                now.addAndGet(java.time.Duration.ofSeconds(1).toNanos());
+                return 'x';
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) {
+                buffer[offset] = (byte) read();
+                return 1;
+            }
+        };
+        long deadline = java.time.Duration.ofSeconds(5).toNanos();
+        org.junit.jupiter.api.Assertions.assertThrows(AdmissionDispatcher.SlowBody.class,
+                () -> AdmissionDispatcher.readAtMost(trickle, 1000, deadline, now::get));
+        assertEquals(java.time.Duration.ofSeconds(6).toNanos(), now.get(), "cut off at the first read after the deadline");
+        now.set(0);
+        assertEquals(3, AdmissionDispatcher.readAtMost(new ByteArrayInputStream(new byte[3]), 1000, deadline, now::get).length,
+                "a body read in time");
+    }
+
+    @Test
+    void aReadThatTimedOutIsToldFromOtherFailures() {
+        class AsyncTimeoutException extends java.io.IOException {
+            private static final long serialVersionUID = 1L;
+        }
+        assertTrue(AdmissionDispatcher.timedOut(new java.net.SocketTimeoutException()));
+        assertTrue(AdmissionDispatcher.timedOut(new java.io.IOException("read failed", new AsyncTimeoutException())));
+        org.junit.jupiter.api.Assertions.assertFalse(AdmissionDispatcher.timedOut(new java.io.IOException("connection reset")));
     }
 
     @Test
@@ -374,7 +418,7 @@ class AdmissionDispatcherTest {
         });
         try {
             AdmissionDispatcher busy = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
-                    full, new NoReads(), RequestScope.NONE, counting);
+                    full, new NoReads(), RequestScope.NONE, counting, unhurried(), ClientTrust.ANY);
             AdmissionDispatcher.Answer answer = busy.handle("POST", WIDGETS, "application/json",
                     body(review("CREATE", widget("w", "green"), null)), true);
             assertAnswer(503, "every admission thread is busy", answer);

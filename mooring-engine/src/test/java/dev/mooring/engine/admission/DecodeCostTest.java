@@ -54,7 +54,7 @@ class DecodeCostTest {
     void everyWorstCaseShapeDecodesWithinABoundedMultipleOfAnEcho() throws Exception {
         AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Accepting.class),
                 bean -> new Accepting()), executor, new AdmissionDispatcherTest.NoReads(), RequestScope.NONE,
-                AdmissionDispatcher.Observer.NONE, new DecodeBudget(4, java.time.Duration.ofMinutes(5), System::nanoTime), ClientTrust.ANY);
+                AdmissionDispatcher.Observer.NONE, new DecodeBudget(4, java.time.Duration.ofMinutes(5), System::nanoTime, System::nanoTime), ClientTrust.ANY);
         Map<String, String> report = new LinkedHashMap<>();
         boolean within = true;
         for (Map.Entry<String, byte[]> shape : WorstCaseReviews.all("default").entrySet()) {

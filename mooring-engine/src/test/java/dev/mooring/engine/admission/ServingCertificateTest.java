@@ -139,4 +139,21 @@ class ServingCertificateTest {
             assertEquals(0, process.waitFor(), String.join(" ", command));
         }
     }
+
+    @Test
+    void aPortThatAnswersNoTlsForTheLimitIsMisconfiguredUntilItAnswers() throws Exception {
+        ServingCertificate certificate = certificate(false);
+        port.set(null);
+        certificate.check();
+        clock.addAndGet(ServingCertificate.UNANSWERED_LIMIT.toNanos() - 1);
+        certificate.check();
+        assertTrue(certificate.misconfigured().isEmpty(), "not yet: a starting endpoint takes seconds");
+        clock.incrementAndGet();
+        certificate.check();
+        String why = certificate.misconfigured().orElseThrow();
+        assertTrue(why.contains("nothing has answered TLS on port 1 for 60 s") && why.contains("https.port"), why);
+        port.set(new WebhookTls.Served(placeholder, false));
+        certificate.check();
+        assertTrue(certificate.misconfigured().isEmpty(), "it answers again");
+    }
 }

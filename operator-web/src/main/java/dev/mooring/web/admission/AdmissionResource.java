@@ -97,6 +97,11 @@ public class AdmissionResource {
     private Response answer(String path, String contentType, InputStream body) {
         AdmissionDispatcher.Answer answer = admission.handle(request.getMethod(), "/" + path, contentType, body,
                 security.isSecure(), clientChain());
-        return Response.status(answer.status()).type(MediaType.APPLICATION_JSON_TYPE).entity(answer.body()).build();
+        Response.ResponseBuilder response = Response.status(answer.status()).type(MediaType.APPLICATION_JSON_TYPE).entity(answer.body());
+        if (answer.status() == 408 || answer.status() == 413) {
+            // the rest of the body is not read: the connection ends with the answer instead of being drained
+            response.header("Connection", "close");
+        }
+        return response.build();
     }
 }

@@ -14,7 +14,11 @@ import java.util.logging.Logger;
 
 /**
  * Puts the TLS client certificate chain of every HTTPS request under {@link #ATTRIBUTE}, for the
- * admission webhooks' check of who calls them ({@code ClientTrust}).
+ * admission webhooks' check of who calls them ({@code ClientTrust}), and applies the same check to
+ * Mooring's own paths on that port ({@code /mooring/...}): with client certificates required, a
+ * chain the webhooks would refuse is answered 403 there too. (Liberty's handshake accepts the
+ * serving certificate as a client, since its key store is also its trust store; Liberty's own
+ * {@code /health} and {@code /metrics} are outside this application and not checked.)
  *
  * <p>Why not the servlet specification's {@code jakarta.servlet.request.X509Certificate} alone:
  * Liberty fills that attribute only for applications with application security enabled
@@ -39,6 +43,9 @@ public class ClientCertificates implements Filter {
     private record Lookup(Class<?> requestClass, Method method) {
     }
 
+    @jakarta.inject.Inject
+    dev.mooring.runtime.AdmissionService admission;
+
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
         if (request.isSecure()) {
@@ -46,8 +53,22 @@ public class ClientCertificates implements Filter {
             if (certificates != null && certificates.length > 0) {
                 request.setAttribute(ATTRIBUTE, certificates);
             }
+            // Mooring's own paths on the HTTPS port get the webhooks' client check (the webhooks answer it themselves)
+            String refusal = isMooringPath(request) ? admission.clientRefusal(certificates) : null;
+            if (refusal != null && response instanceof jakarta.servlet.http.HttpServletResponse http) {
+                http.setStatus(403);
+                http.setContentType("text/plain;charset=UTF-8");
+                http.getWriter().write("Client certificate refused: " + refusal + "\n");
+                return;
+            }
         }
         chain.doFilter(request, response);
+    }
+
+    /** True for {@code /mooring/...} (the runtime API, secure metrics), not for a webhook's path. */
+    private static boolean isMooringPath(ServletRequest request) {
+        return request instanceof jakarta.servlet.http.HttpServletRequest http && http.getRequestURI() != null
+                && http.getRequestURI().startsWith("/mooring/");
     }
 
     private X509Certificate[] chainOf(ServletRequest request) {

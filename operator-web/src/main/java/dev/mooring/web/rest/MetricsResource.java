@@ -17,8 +17,9 @@ import jakarta.ws.rs.core.SecurityContext;
  * {@code GET /mooring/metrics}: the same series as Liberty's {@code /metrics}, on the HTTPS port
  * only, to callers whose bearer token the API server authenticates and whose user it authorizes
  * to {@code get} the non-resource URL {@code /mooring/metrics} ({@link SecureMetrics}). Answers
- * 401 without a valid token, 403 to a user without the right, 503 when the API server cannot
- * decide, and 403 on plain HTTP; each with a plain-text reason.
+ * 401 without a valid token, 403 to a user without the right, 429 (Retry-After: 1) to a caller
+ * with a new token while the reviews of new tokens are at their limit, 503 when the API server
+ * cannot decide, and 403 on plain HTTP; each with a plain-text reason.
  */
 @Path("mooring/metrics")
 @RequestScoped
@@ -41,6 +42,9 @@ public class MetricsResource {
                     .entity(decision.reason() + "\n");
             if (decision.status() == 401) {
                 answer.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+            }
+            if (decision.status() == 429) {
+                answer.header(HttpHeaders.RETRY_AFTER, "1");
             }
             return answer.build();
         }
