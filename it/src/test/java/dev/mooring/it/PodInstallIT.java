@@ -72,6 +72,11 @@ class PodInstallIT {
         return manifests(namespace, certificates, 1, 0);
     }
 
+    /** Like {@link #manifests(String, String)}, with the default replicas (two with webhooks, under leader election). */
+    private static Path defaultManifests(String namespace) throws Exception {
+        return manifests(namespace, null, 0, 0);
+    }
+
     /** Like {@link #manifests(String, String)}, with {@code replicas} pods sharing {@code shards} shards (0: no sharding). */
     private static Path manifests(String namespace, String certificates, int replicas, int shards) throws Exception {
         Path folder = Files.createTempDirectory(runDir, namespace + "-manifests");
@@ -87,9 +92,9 @@ class PodInstallIT {
     }
 
     @Test
-    void theAdmissionPoliciesRunAsTheirPodAndTheApiServerCallsThem() throws Exception {
+    void theAdmissionPoliciesRunAsTheirPodsAndTheApiServerCallsThemThroughAKillAndAPause() throws Exception {
         buildTheImage();
-        Path folder = manifests(NAMESPACE, null);
+        Path folder = defaultManifests(NAMESPACE);
         List<String> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
         new Installer(admin, new Installer.Options(Duration.ofMinutes(4), false, false), progress::add)
                 .install(ManifestFolder.read(folder));
@@ -121,6 +126,49 @@ class PodInstallIT {
             }
         }, message -> message != null);
         assertTrue(denied.contains("denied the request") && denied.contains("frozen"), denied);
+
+        // the default with webhooks: two pods, both serving them; one killed, then one paused, while a client writes
+        assertEquals(2, pods().size(), "two replicas by default with webhooks");
+        assertTrue(folder.resolve("deployment.yaml").toFile().exists()
+                && Files.readString(folder.resolve("deployment.yaml")).contains("kind: PodDisruptionBudget"), "a disruption budget");
+        try (Writes writes = new Writes(NAMESPACE)) {
+            awaitWrites(writes, 10);
+            List<String> containers = containers(NAMESPACE);
+            assertEquals(2, containers.size(), containers.toString());
+            int beforeKill = writes.count();
+            long killedAt = writes.millis(System.nanoTime());
+            Podman.podman("kill", containers.get(0));
+            awaitWrites(writes, beforeKill + 20);
+            Eventually.await("both pods ready after the kill", Duration.ofMinutes(3), () -> readyPods() == 2);
+            List<Writes.Call> killed = writes.failedSince(beforeKill);
+
+            int beforePause = writes.count();
+            List<String> running = containers(NAMESPACE);
+            String paused = running.get(running.size() - 1);
+            // SIGSTOP of the container's processes, as a hang: podman pause would show the container as not running,
+            // which the pod runner (as a kubelet would not) takes for an exit
+            signalContainer(paused, "STOP");
+            long pausedAt = writes.millis(System.nanoTime());
+            long unreadyAt;
+            try {
+                Eventually.await("the paused pod out of the endpoints", Duration.ofSeconds(30), () -> readyPods() == 1);
+                unreadyAt = writes.millis(System.nanoTime());
+                awaitWrites(writes, writes.count() + 20);
+            } finally {
+                signalContainer(paused, "CONT");
+            }
+            List<Writes.Call> pausedFailures = writes.failedSince(beforePause);
+            System.out.println("[pod faults] kill: " + (writes.count() - beforeKill) + " writes, failed " + killed
+                    + "; pause: the pod left the endpoints after " + (unreadyAt - pausedAt) + " ms, failed " + pausedFailures);
+            // a kill: only calls sent before the pod runner saw the exit (it looks every second) and took it out of the
+            // endpoints, as the endpoints controller does in a cluster; none after
+            assertTrue(killed.stream().allMatch(call -> call.startedMillis() - killedAt <= 2_500), "writes failed after a kill: " + killed);
+            // a pause: only calls sent to the paused pod before its readiness probe took it out (two failed probes, 2 s
+            // apart, 2 s each: at most 6 s), each after the webhook's 5 s timeout; none after
+            assertTrue(unreadyAt - pausedAt <= 6_000 + 2_000, "the paused pod left the endpoints after " + (unreadyAt - pausedAt) + " ms");
+            assertTrue(pausedFailures.stream().allMatch(call -> call.startedMillis() <= unreadyAt), "writes failed after a pause: "
+                    + pausedFailures);
+        }
 
         new Installer(admin, new Installer.Options(Duration.ofMinutes(2), false, false), line -> { }).uninstall(ManifestFolder.read(folder));
         Eventually.await("no pod, container or Secret of the operator left", Duration.ofSeconds(60), () ->
@@ -298,6 +346,98 @@ class PodInstallIT {
                             "application/json");
                 }
             }
+        }
+    }
+
+    /** The operator's pods in {@link #NAMESPACE}. */
+    private static List<com.google.gson.JsonElement> pods() {
+        List<com.google.gson.JsonElement> pods = new java.util.ArrayList<>();
+        admin.get("/api/v1/namespaces/" + NAMESPACE + "/pods", Map.of("labelSelector", "app.kubernetes.io/name=policies"))
+                .getAsJsonArray("items").forEach(pods::add);
+        return pods;
+    }
+
+    /** How many of the operator's pods are ready. */
+    private static long readyPods() {
+        return pods().stream().filter(pod -> {
+            var statuses = pod.getAsJsonObject().getAsJsonObject("status").getAsJsonArray("containerStatuses");
+            return statuses != null && !statuses.isEmpty() && statuses.get(0).getAsJsonObject().get("ready").getAsBoolean();
+        }).count();
+    }
+
+    /** The running containers of the pods in {@code namespace}, by name, oldest first. */
+    private static List<String> containers(String namespace) throws Exception {
+        return Podman.podman("ps", "--sort", "created", "--format", "{{.Names}} {{.Labels}}").lines()
+                .filter(line -> line.contains("testbed.mooring.dev/pod:" + namespace + "/")).map(line -> line.split(" ", 2)[0]).toList();
+    }
+
+    /** Sends {@code signal} to every process of container {@code name}. */
+    private static void signalContainer(String name, String signal) throws Exception {
+        long pid = Long.parseLong(Podman.podman("inspect", "-f", "{{.State.Pid}}", name).trim());
+        List<Long> pids = new java.util.ArrayList<>(List.of(pid));
+        ProcessHandle.of(pid).ifPresent(root -> root.descendants().forEach(child -> pids.add(child.pid())));
+        List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
+        pids.forEach(each -> command.add(Long.toString(each)));
+        assertEquals(0, new ProcessBuilder(command).inheritIO().start().waitFor(), String.join(" ", command));
+    }
+
+    private static void awaitWrites(Writes writes, int count) {
+        Eventually.await(count + " writes", Duration.ofMinutes(2), () -> writes.count() >= count);
+    }
+
+    /**
+     * One client creating Deployments (replicas 0) one after another, each admitted by the
+     * operator's mutating webhook (failurePolicy Fail); every call kept with its outcome.
+     */
+    private static final class Writes implements AutoCloseable {
+        record Call(int index, long startedMillis, long tookMillis, String failure) {
+        }
+
+        private final long origin = System.nanoTime();
+        private final List<Call> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        private final Thread thread;
+
+        Writes(String namespace) {
+            thread = new Thread(() -> {
+                for (int i = 0; running.get() && i < 10_000; i++) {
+                    long start = System.nanoTime();
+                    String failure = null;
+                    try {
+                        admin.send("POST", "/apis/apps/v1/namespaces/" + namespace + "/deployments", Map.of(),
+                                "{\"metadata\":{\"name\":\"w-" + i + "\"},\"spec\":{\"replicas\":0,\"selector\":{\"matchLabels\":"
+                                + "{\"app\":\"w\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"w\"}},\"spec\":{\"containers\":"
+                                + "[{\"name\":\"c\",\"image\":\"none\"}]}}}}", "application/json");
+                    } catch (RuntimeException e) {
+                        failure = e.getMessage();
+                    }
+                    calls.add(new Call(i, millis(start), (System.nanoTime() - start) / 1_000_000, failure));
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "pod-fault-writes");
+            thread.start();
+        }
+
+        long millis(long nanoTime) {
+            return (nanoTime - origin) / 1_000_000;
+        }
+
+        int count() {
+            return calls.size();
+        }
+
+        List<Call> failedSince(int index) {
+            return calls.stream().skip(index).filter(call -> call.failure() != null).toList();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running.set(false);
+            thread.join(60_000);
         }
     }
 }

@@ -61,7 +61,12 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter(property = "mooring.manifests.image")
     String image;
 
-    @Parameter(property = "mooring.manifests.replicas", defaultValue = "1")
+    /**
+     * How many pods; 0, the default: 2 when the operator has admission webhooks (with leader
+     * election on a Lease named after the operator, and a PodDisruptionBudget), so that a restart
+     * of one pod refuses no write the webhooks match; else 1. Set 1 to go back to one pod.
+     */
+    @Parameter(property = "mooring.manifests.replicas", defaultValue = "0")
     int replicas;
 
     /** The leader election Lease (more than one replica needs it, or shards); with shards, the prefix of their Leases' names. */

@@ -86,7 +86,10 @@ public final class GenerateManifests {
      * @param name the ServiceAccount's, roles', Deployment's and Service's name (null: CRDs only)
      * @param namespace the operator's namespace (with {@code name})
      * @param image the operator's image (null: no Deployment)
-     * @param replicas the Deployment's replicas
+     * @param replicas the Deployment's replicas; 0 for the default: 2 when the operator serves
+     *     webhooks (a restart, rollout or drain of one pod then refuses none of the writes they
+     *     match: every replica serves them), with leader election on a Lease named {@code name}
+     *     unless {@code leaseName} or {@code shards} says otherwise; else 1
      * @param leaseName the leader election Lease, or null
      * @param caFile the webhook configurations' CA bundle (PEM), or null for {@code MOORING_WEBHOOK_CA_FILE}
      * @param injectCaFrom the cert-manager Certificate ({@code namespace/name}) to inject the CA from, instead of a file
@@ -154,6 +157,9 @@ public final class GenerateManifests {
                     throw new IllegalArgumentException(option("--certificates") + " " + certificates + " makes the certificate: leave out "
                             + option(caFile != null ? "--ca-file" : "--inject-ca-from") + ", which names one made elsewhere");
                 }
+            }
+            if (replicas < 0) {
+                throw new IllegalArgumentException(option("--replicas") + " must be at least 1 (or 0 for the default), got " + replicas);
             }
             if (shards < 0 || shards > dev.mooring.engine.shard.ShardSettings.MAX_SHARDS) {
                 throw new IllegalArgumentException(option("--shards") + " must be from 0 to "
@@ -230,15 +236,19 @@ public final class GenerateManifests {
                         : options.withoutWebhooks() ? "--without-webhooks leaves them out" : "there is no " + option("--image")));
             }
             Certificates.Mode certificates = options.certificateMode(environment);
+            // two replicas by default with webhooks: a single one refuses the matching writes (failurePolicy Fail) while it restarts
+            int replicas = options.replicas() > 0 ? options.replicas() : webhooks ? 2 : 1;
+            String leaseName = options.leaseName() == null && options.replicas() == 0 && replicas > 1 && options.shards() == 0
+                    ? options.name() : options.leaseName();
             files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(options.name(), options.namespace(),
-                    options.leaseName(), webhooks && certificates == Certificates.Mode.SELF_MANAGED, options.secureMetrics(),
+                    leaseName, webhooks && certificates == Certificates.Mode.SELF_MANAGED, options.secureMetrics(),
                     options.shards()))));
             if (webhooks && certificates == Certificates.Mode.CERT_MANAGER) {
                 files.put("certificates.yaml", Yaml.of(Certificates.certManager(options.name(), options.namespace(), options.issuer())));
             }
             if (options.image() != null) {
                 Workload.Settings workload = new Workload.Settings(options.name(), options.namespace(), options.image(),
-                        options.replicas(), options.leaseName(), webhooks, certificates, options.secureMetrics(), options.shards());
+                        replicas, leaseName, webhooks, certificates, options.secureMetrics(), options.shards());
                 List<JsonObject> deployment = new ArrayList<>(List.of(Workload.deployment(workload)));
                 Workload.disruptionBudget(workload).ifPresent(deployment::add);
                 files.put("deployment.yaml", Yaml.of(deployment));
@@ -312,7 +322,7 @@ public final class GenerateManifests {
     }
 
     private static int replicas(Map<String, String> options) {
-        return wholeNumber(options, "--replicas", "1");
+        return wholeNumber(options, "--replicas", "0");
     }
 
     private static int wholeNumber(Map<String, String> options, String flag, String defaultValue) {

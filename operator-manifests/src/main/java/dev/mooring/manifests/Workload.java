@@ -102,7 +102,8 @@ public final class Workload {
 
     /**
      * With more than one replica, a PodDisruptionBudget that keeps one pod of the operator through
-     * voluntary disruptions (node drains): the leader or a standby ready to take over; else empty.
+     * voluntary disruptions (node drains): the leader or a standby ready to take over, and a pod
+     * that answers the webhooks; else empty.
      */
     public static java.util.Optional<JsonObject> disruptionBudget(Settings settings) {
         if (settings.replicas() < 2) {
@@ -147,9 +148,11 @@ public final class Workload {
         }
         JsonObjectBuilder container = Json.createObjectBuilder().add("name", "operator").add("image", settings.image())
                 .add("env", env).add("ports", ports)
-                .add("startupProbe", probe("/health/started", 2, 60))
-                .add("livenessProbe", probe("/health/live", 10, 3))
-                .add("readinessProbe", probe("/health/ready", 5, 3))
+                .add("startupProbe", probe("/health/started", 2, 3, 60))
+                .add("livenessProbe", probe("/health/live", 10, 3, 3))
+                // a hung replica leaves the Service's endpoints within 6 s (the next probe within 2 s, two failures 2 s
+                // apart, each after 2 s), so webhook calls stop going to it; one slow answer (over 2 s) is no failure
+                .add("readinessProbe", probe("/health/ready", 2, 2, 2))
                 .add("resources", Json.createObjectBuilder()
                         .add("requests", Json.createObjectBuilder().add("cpu", "100m").add("memory", "384Mi"))
                         .add("limits", Json.createObjectBuilder().add("memory", "768Mi")))
@@ -206,9 +209,9 @@ public final class Workload {
         return Json.createObjectBuilder().add("name", name).add("containerPort", port).build();
     }
 
-    private static JsonObject probe(String path, int period, int failures) {
-        // 3 s to answer (the kubelet's default, 1 s, is short for a JVM on 2 CPUs under load): one slow answer is no failure
+    private static JsonObject probe(String path, int period, int timeout, int failures) {
+        // at least 2 s to answer (the kubelet's default, 1 s, is short for a JVM on 2 CPUs under load)
         return Json.createObjectBuilder().add("httpGet", Json.createObjectBuilder().add("path", path).add("port", "http"))
-                .add("periodSeconds", period).add("timeoutSeconds", 3).add("failureThreshold", failures).build();
+                .add("periodSeconds", period).add("timeoutSeconds", timeout).add("failureThreshold", failures).build();
     }
 }

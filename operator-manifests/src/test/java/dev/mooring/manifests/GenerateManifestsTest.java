@@ -20,6 +20,40 @@ class GenerateManifestsTest {
     @TempDir
     Path dir;
 
+    /**
+     * With webhooks and no --replicas: two pods under leader election on a Lease named after the
+     * operator, a disruption budget, and a readiness probe that takes a hung pod out of the
+     * Service's endpoints within 6 s; --replicas 1 goes back to one pod; without webhooks one.
+     */
+    @Test
+    void webhooksGetTwoReplicasByDefaultAndOneOnRequest() throws Exception {
+        List<String> base = List.of("--name", "widgets", "--namespace", "operators", "--image", "example/widgets:1");
+        List<String> classes = List.of(Widget.class.getName(), WidgetController.class.getName(), DeploymentPolicy.class.getName());
+        Map<String, String> files = GenerateManifests.generate(concat(base, classes), Map.of());
+        String deployment = files.get("deployment.yaml");
+        assertTrue(deployment.contains("replicas: 2") && deployment.contains("kind: PodDisruptionBudget"), deployment);
+        assertTrue(deployment.contains("name: MOORING_LEADER_ELECTION_ENABLED") && deployment.contains("value: widgets"), deployment);
+        assertTrue(files.get("rbac.yaml").contains("- leases"), "leader election rights");
+        String readiness = deployment.substring(deployment.indexOf("readinessProbe:"));
+        readiness = readiness.substring(0, readiness.indexOf("failureThreshold") + 20);
+        for (String expected : List.of("path: /health/ready", "periodSeconds: 2", "timeoutSeconds: 2", "failureThreshold: 2")) {
+            assertTrue(readiness.contains(expected), expected + " in " + readiness);
+        }
+
+        String one = GenerateManifests.generate(concat(concat(base, List.of("--replicas", "1")), classes), Map.of()).get("deployment.yaml");
+        assertTrue(one.contains("replicas: 1") && !one.contains("PodDisruptionBudget") && !one.contains("MOORING_LEADER_ELECTION"), one);
+        String withoutWebhooks = GenerateManifests.generate(concat(base, classes.subList(0, 2)), Map.of()).get("deployment.yaml");
+        assertTrue(withoutWebhooks.contains("replicas: 1") && !withoutWebhooks.contains("PodDisruptionBudget"), withoutWebhooks);
+        assertThrows(IllegalArgumentException.class, () -> GenerateManifests.generate(concat(concat(base, List.of("--replicas", "-1")),
+                classes), Map.of()));
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new java.util.ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
     @Test
     void theWholeFolderForAnOperatorWithWebhooks() throws Exception {
         Path ca = Files.writeString(dir.resolve("ca.crt"), "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");

@@ -168,6 +168,7 @@ class AuthorPathIT {
         assertTrue(Files.readString(config.resolve("server.xml")).contains("<feature>cdi-4.0</feature>"));
         assertTrue(Files.readString(config.resolve("bootstrap.properties")).contains("mp.metrics.distribution.timer.buckets"));
         assertTrue(Files.readString(config.resolve("jvm.options")).contains("-XX:MaxRAMPercentage"));
+        assertTrue(Files.readString(config.resolve("jvm.options")).contains("-XX:+ExitOnOutOfMemoryError"));
     }
 
     /**
@@ -209,9 +210,16 @@ class AuthorPathIT {
         assertTrue(!environment.contains("KUBECONFIG") && environment.contains("KUBERNETES_SERVICE_HOST="), environment);
         assertEquals("operators", dev.mooring.it.Podman.podman("exec", container, "cat",
                 "/var/run/secrets/kubernetes.io/serviceaccount/namespace").strip(), "the ServiceAccount token is where Kubernetes mounts it");
-        String logs = dev.mooring.it.Podman.podman("logs", container);
-        assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller")
-                && logs.contains("Webhook certificates made"), logs);
+        // two pods, the default with webhooks: both find the controller, one of them makes the certificates
+        List<String> containers = podContainers("operators/greeting-operator-");
+        assertEquals(2, containers.size(), "two replicas by default with a webhook: " + containers);
+        StringBuilder all = new StringBuilder();
+        for (String each : containers) {
+            String logs = dev.mooring.it.Podman.podman("logs", each);
+            assertTrue(logs.contains("\"type\":\"liberty_message\"") && logs.contains("Found controller"), logs);
+            all.append(logs);
+        }
+        assertTrue(all.toString().contains("Webhook certificates made"), all.toString());
 
         // the operator reconciles, and the API server calls its webhook through the Service
         send(client, "POST", greetings, "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Greeting\",\"metadata\":{\"name\":"
@@ -263,11 +271,15 @@ class AuthorPathIT {
         assertTrue(get(client, "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/greeting-operator.operators.svc") == null);
     }
 
-    /** The podman container of the pod whose {@code namespace/name} starts with {@code prefix}. */
+    /** The podman container of the first pod whose {@code namespace/name} starts with {@code prefix}. */
     private static String podContainer(String prefix) throws Exception {
+        return podContainers(prefix).stream().findFirst().orElseThrow(() -> new AssertionError("no container of a pod " + prefix + "*"));
+    }
+
+    /** The running podman containers of the pods whose {@code namespace/name} starts with {@code prefix}. */
+    private static List<String> podContainers(String prefix) throws Exception {
         return dev.mooring.it.Podman.podman("ps", "--format", "{{.Names}} {{.Labels}}").lines()
-                .filter(line -> line.contains("testbed.mooring.dev/pod:" + prefix)).map(line -> line.split(" ")[0]).findFirst()
-                .orElseThrow(() -> new AssertionError("no container of a pod " + prefix + "*"));
+                .filter(line -> line.contains("testbed.mooring.dev/pod:" + prefix)).map(line -> line.split(" ")[0]).toList();
     }
 
     /** The project's image, built with podman from its Containerfile on the stand-in base, tagged as its Deployment names it. */
