@@ -123,6 +123,7 @@ class HungApiServerIT {
                 .filter(line -> line.contains(" W ") && line.contains("Watch of ConfigMap")).findFirst().orElse(null);
         assertTrue(warning != null, "no WARNING in the log");
         long logged = LibertyProcess.lineTime(warning) - pausedAt;
+        System.out.println("[hung API server] logged " + logged + " ms after the pause, the gauge after " + seen.toMillis() + " ms");
         assertTrue(logged <= LOGGED.toMillis(), "the hang was logged " + logged + " ms after the pause: " + warning);
 
         Thread.sleep(Math.max(0, PAUSE.toMillis() - Duration.ofNanos(System.nanoTime() - paused).toMillis()));
