@@ -43,7 +43,7 @@ final class ConfigCheck {
             "mooring.webhook.certificates.webhook-configuration", "mooring.webhook.certificates.service-account",
             "mooring.webhook.certificates.validity", "mooring.webhook.certificates.ca-validity", "mooring.metrics.secure",
             // read by server.xml (Liberty parses it), not by Mooring
-            "mooring.http.read-timeout");
+            "mooring.http.read-timeout", "mooring.webhook.tls.client-trust");
 
     private ConfigCheck() {
     }

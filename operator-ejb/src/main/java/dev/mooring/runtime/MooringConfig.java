@@ -140,7 +140,10 @@ public class MooringConfig {
         return new dev.mooring.engine.admission.WebhookTls(certificate, key,
                 config.getOptionalValue(CLIENT_CA_FILE, String.class).filter(value -> !value.isBlank()).map(Path::of).orElse(null),
                 Path.of(keyStore),
-                text("mooring.webhook.tls.keystore-password", "mooring-webhook").toCharArray());
+                text("mooring.webhook.tls.keystore-password", "mooring-webhook").toCharArray(),
+                config.getOptionalValue("mooring.webhook.tls.client-trust", String.class)
+                        .filter(value -> !value.isBlank() && !value.contains("${")).map(Path::of)
+                        .orElse(Path.of(keyStore).toAbsolutePath().resolveSibling("mooring-webhook-clients")));
     }
 
     static final String CERTIFICATES = "mooring.webhook.certificates";

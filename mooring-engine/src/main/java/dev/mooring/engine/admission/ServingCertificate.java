@@ -117,7 +117,7 @@ public final class ServingCertificate {
             WebhookTls.Served served = probe.served();
             noteAnswer(served != null);
             if (served != null && installed.equals(served.certificate())
-                    && served.clientCertificateRequested() == clientCertificateRequired) {
+                    && served.clientCertificateRequested() == clientCertificateRequired && !served.trustsAsClient(installed)) {
                 serving = true;
                 detail = installed.getSubjectX500Principal() + " on " + where
                         + (clientCertificateRequired ? ", client certificates required" : "");
@@ -127,6 +127,8 @@ public final class ServingCertificate {
             }
             detail = served == null ? where + " does not answer TLS yet"
                     : !installed.equals(served.certificate()) ? where + " does not present the webhook certificate yet"
+                    : served.trustsAsClient(installed) ? where + " still trusts the webhook's own certificate as a client's: Liberty"
+                            + " has not loaded " + tls.clientTrustConfiguration() + " yet (server.xml must include it)"
                     : clientCertificateRequired ? where + " does not ask for client certificates: set clientAuthentication=\"true\""
                             + " on Liberty's ssl element (server.xml: ${mooring.webhook.tls.client-auth})"
                     : where + " asks for client certificates, but mooring.webhook.tls.client-auth is not true";

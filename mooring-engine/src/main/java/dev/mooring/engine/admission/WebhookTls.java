@@ -29,6 +29,14 @@ import javax.net.ssl.X509TrustManager;
  * certificates that client certificates must chain to (Liberty uses the key store as its trust
  * store too), and Liberty is told to reload it (server.xml: {@code updateTrigger="mbean"}).
  * Whether the HTTPS port serves the certificate is checked from outside, with a TLS handshake.
+ *
+ * <p>With client CAs, a trust store of their own is written as well ({@code <clientTrust>.p12},
+ * the CAs alone) with a configuration file beside it ({@code <clientTrust>.xml}) that server.xml
+ * includes when it exists, pointing the {@code ssl} element's trust store at it: the key store
+ * must not be the trust store then, because the JDK trusts the leaf of every key entry of a trust
+ * store, which would let the serving certificate in as a client's. (The file cannot be named in
+ * server.xml itself: a trust store missing at start closes the HTTPS port, and the server's output
+ * folder is new at every pod start.)
  */
 public final class WebhookTls {
 
@@ -41,14 +49,27 @@ public final class WebhookTls {
     private final Path clientCa;
     private final Path keyStore;
     private final char[] password;
+    private final Path clientTrust;
 
     /**
      * What a TLS handshake with the port showed.
      *
      * @param certificate the leaf certificate the port presented
      * @param clientCertificateRequested true when the port asked for a client certificate
+     * @param acceptedIssuers the CAs the port named when it asked for one (empty otherwise)
      */
-    public record Served(X509Certificate certificate, boolean clientCertificateRequested) {
+    public record Served(X509Certificate certificate, boolean clientCertificateRequested,
+            List<javax.security.auth.x500.X500Principal> acceptedIssuers) {
+
+        /** Without a list of accepted issuers. */
+        public Served(X509Certificate certificate, boolean clientCertificateRequested) {
+            this(certificate, clientCertificateRequested, List.of());
+        }
+
+        /** True when the port names {@code certificate}'s subject among the CAs of client certificates. */
+        public boolean trustsAsClient(X509Certificate certificate) {
+            return acceptedIssuers.contains(certificate.getSubjectX500Principal());
+        }
     }
 
     /**
@@ -59,11 +80,31 @@ public final class WebhookTls {
      * @param password the key store's password, as configured for Liberty (copied)
      */
     public WebhookTls(Path certificate, Path key, Path clientCa, Path keyStore, char[] password) {
+        this(certificate, key, clientCa, keyStore, password, keyStore.toAbsolutePath().resolveSibling("mooring-webhook-clients"));
+    }
+
+    /**
+     * @param clientTrust where the client CAs' own trust store ({@code .p12}) and the configuration
+     *     that selects it ({@code .xml}, included by server.xml) are written, without the extension
+     *     (the other parameters as above)
+     */
+    public WebhookTls(Path certificate, Path key, Path clientCa, Path keyStore, char[] password, Path clientTrust) {
         this.certificate = Objects.requireNonNull(certificate, "certificate");
         this.key = Objects.requireNonNull(key, "key");
         this.clientCa = clientCa;
         this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
         this.password = password.clone();
+        this.clientTrust = Objects.requireNonNull(clientTrust, "clientTrust").toAbsolutePath();
+    }
+
+    /** The client CAs' trust store, written with client CAs. */
+    public Path clientTrustStore() {
+        return clientTrust.resolveSibling(clientTrust.getFileName() + ".p12");
+    }
+
+    /** The configuration that selects {@link #clientTrustStore()}, written with client CAs. */
+    public Path clientTrustConfiguration() {
+        return clientTrust.resolveSibling(clientTrust.getFileName() + ".xml");
     }
 
     /** The PEM file of the client CA certificates, or null when client certificates are not checked. */
@@ -120,6 +161,9 @@ public final class WebhookTls {
         PrivateKey privateKey = PemKeys.privateKey(read(key), key.toString());
         PemKeys.requirePair(privateKey, chain.get(0), key.toString(), certificate.toString());
         List<X509Certificate> clientCas = clientCa == null ? List.of() : PemKeys.certificates(read(clientCa), clientCa.toString());
+        if (!clientCas.isEmpty()) {
+            writeClientTrust(clientCas, always);
+        }
         if (!always && holds(chain.get(0), clientCas)) {
             return chain.get(0);
         }
@@ -141,6 +185,59 @@ public final class WebhookTls {
             throw new IOException("Cannot write the key store " + keyStore + ": " + e.getMessage(), e);
         }
         return chain.get(0);
+    }
+
+    /**
+     * Writes the client CAs' trust store unless it holds exactly these CAs, and the configuration
+     * that selects it unless it is there (its content never changes).
+     */
+    private void writeClientTrust(List<X509Certificate> clientCas, boolean always) throws IOException {
+        Path store = clientTrustStore();
+        try {
+            if (always || !holdsOnly(store, clientCas)) {
+                KeyStore trust = KeyStore.getInstance("PKCS12");
+                trust.load(null, null);
+                for (int i = 0; i < clientCas.size(); i++) {
+                    trust.setCertificateEntry(CLIENT_CA_ALIAS + i, clientCas.get(i));
+                }
+                Files.createDirectories(store.getParent());
+                Path temporary = Files.createTempFile(store.getParent(), ".mooring-webhook-clients", ".p12");
+                try (OutputStream out = Files.newOutputStream(temporary)) {
+                    trust.store(out, password);
+                }
+                Files.move(temporary, store, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IOException("Cannot write the client trust store " + store + ": " + e.getMessage(), e);
+        }
+        Path configuration = clientTrustConfiguration();
+        String xml = "<server>\n"
+                + "    <!-- written by Mooring: the webhook port trusts the client CA file alone (mooring.webhook.tls.client-ca-file) -->\n"
+                + "    <keyStore id=\"mooringClientTrust\" location=\"" + store + "\" type=\"PKCS12\"\n"
+                + "              password=\"${mooring.webhook.tls.keystore-password}\" updateTrigger=\"mbean\"/>\n"
+                + "    <ssl id=\"defaultSSLConfig\" trustStoreRef=\"mooringClientTrust\"/>\n"
+                + "</server>\n";
+        if (!Files.exists(configuration) || !xml.equals(Files.readString(configuration))) {
+            Path temporary = Files.createTempFile(configuration.getParent(), ".mooring-webhook-clients", ".xml");
+            Files.writeString(temporary, xml);
+            Files.move(temporary, configuration, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /** True if {@code file} is a key store of exactly these certificates under Mooring's aliases. */
+    private boolean holdsOnly(Path file, List<X509Certificate> certificates) {
+        try (InputStream in = Files.newInputStream(file)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, password);
+            for (int i = 0; i < certificates.size(); i++) {
+                if (!certificates.get(i).equals(store.getCertificate(CLIENT_CA_ALIAS + i))) {
+                    return false;
+                }
+            }
+            return store.size() == certificates.size();
+        } catch (IOException | GeneralSecurityException e) {
+            return false;
+        }
     }
 
     /** True if the key store holds exactly this leaf certificate and these client CAs under Mooring's aliases. */
@@ -175,7 +272,12 @@ public final class WebhookTls {
             javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
             javax.management.ObjectName name = new javax.management.ObjectName(FILE_NOTIFICATION);
             if (server.isRegistered(name)) {
-                server.invoke(name, "notifyFileChanges", new Object[] {null, List.of(keyStore.toAbsolutePath().toString()), null},
+                List<String> changed = new java.util.ArrayList<>(List.of(keyStore.toAbsolutePath().toString()));
+                if (clientCa != null) {
+                    changed.add(clientTrustStore().toString());
+                    changed.add(clientTrustConfiguration().toString());
+                }
+                server.invoke(name, "notifyFileChanges", new Object[] {null, changed, null},
                         new String[] {"java.util.Collection", "java.util.Collection", "java.util.Collection"});
                 return true;
             }
@@ -210,7 +312,7 @@ public final class WebhookTls {
             // a port that requires a client certificate ends the handshake: what it sent before still counts
         }
         X509Certificate leaf = server.presented;
-        return leaf == null ? null : new Served(leaf, client.asked);
+        return leaf == null ? null : new Served(leaf, client.asked, List.copyOf(client.issuers));
     }
 
     private static byte[] read(Path file) throws IOException {
@@ -246,22 +348,34 @@ public final class WebhookTls {
     /** Has no client certificate, and notes whether the server asked for one: only for {@link #served}. */
     private static final class NoClientCertificate extends javax.net.ssl.X509ExtendedKeyManager {
         volatile boolean asked;
+        final List<javax.security.auth.x500.X500Principal> issuers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        private void asked(java.security.Principal[] named) {
+            asked = true;
+            if (named != null && issuers.isEmpty()) {
+                for (java.security.Principal principal : named) {
+                    if (principal instanceof javax.security.auth.x500.X500Principal x500) {
+                        issuers.add(x500);
+                    }
+                }
+            }
+        }
 
         @Override
         public String[] getClientAliases(String keyType, java.security.Principal[] issuers) {
-            asked = true;
+            asked(issuers);
             return null;
         }
 
         @Override
         public String chooseClientAlias(String[] keyType, java.security.Principal[] issuers, Socket socket) {
-            asked = true;
+            asked(issuers);
             return null;
         }
 
         @Override
         public String chooseEngineClientAlias(String[] keyType, java.security.Principal[] issuers, javax.net.ssl.SSLEngine engine) {
-            asked = true;
+            asked(issuers);
             return null;
         }
 

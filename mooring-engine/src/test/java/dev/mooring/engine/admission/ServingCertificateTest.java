@@ -156,4 +156,17 @@ class ServingCertificateTest {
         certificate.check();
         assertTrue(certificate.misconfigured().isEmpty(), "it answers again");
     }
+
+    @Test
+    void aPortThatTrustsTheServingCertificateAsAClientsIsNotServingYet() throws Exception {
+        ServingCertificate certificate = certificate(true);
+        X509Certificate installed = tls.install();
+        port.set(new WebhookTls.Served(installed, true, java.util.List.of(installed.getSubjectX500Principal())));
+        certificate.check();
+        assertFalse(certificate.serving());
+        assertTrue(certificate.detail().contains("still trusts the webhook's own certificate as a client's"), certificate.detail());
+        port.set(new WebhookTls.Served(installed, true, java.util.List.of(new javax.security.auth.x500.X500Principal("CN=client-ca"))));
+        certificate.check();
+        assertTrue(certificate.serving(), certificate.detail());
+    }
 }

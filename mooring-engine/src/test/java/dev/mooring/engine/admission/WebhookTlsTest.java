@@ -84,7 +84,10 @@ class WebhookTlsTest {
         assertTrue(encrypted.getMessage().contains("encrypted"), encrypted.getMessage());
     }
 
-    /** The client CAs are trusted entries beside the key; a changed CA file rewrites the store, an unchanged one does not. */
+    /**
+     * The client CAs are trusted entries beside the key and in a trust store of their own; a changed CA
+     * file rewrites the store, an unchanged one does not.
+     */
     @Test
     void clientCasAreTrustedEntriesOfTheSameStore() throws Exception {
         Files.write(dir.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
@@ -108,6 +111,19 @@ class WebhookTlsTest {
         Files.write(dir.resolve("clients.pem"), Files.readAllBytes(ca.resolve("tls.crt")), java.nio.file.StandardOpenOption.APPEND);
         tls.install();
         assertEquals(3, load(dir.resolve("store.p12")).size());
+        // and a trust store of the CAs alone, no key entry (whose certificate the JDK would trust), selected by a configuration
+        KeyStore trust = load(dir.resolve("mooring-webhook-clients.p12"));
+        assertEquals(2, trust.size());
+        assertTrue(java.util.Collections.list(trust.aliases()).stream().allMatch(alias -> {
+            try {
+                return trust.isCertificateEntry(alias);
+            } catch (java.security.KeyStoreException e) {
+                throw new IllegalStateException(e);
+            }
+        }), "certificate entries only");
+        String selects = Files.readString(dir.resolve("mooring-webhook-clients.xml"));
+        assertTrue(selects.contains("location=\"" + dir.resolve("mooring-webhook-clients.p12").toAbsolutePath() + "\"")
+                && selects.contains("<ssl id=\"defaultSSLConfig\" trustStoreRef=\"mooringClientTrust\"/>"), selects);
         // without a CA file, the store holds the key alone
         new WebhookTls(dir.resolve("tls.crt"), dir.resolve("tls.key"), null, dir.resolve("store.p12"), "x".toCharArray()).install();
         assertEquals(1, load(dir.resolve("store.p12")).size());
