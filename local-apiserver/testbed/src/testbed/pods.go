@@ -1,11 +1,14 @@
 package main
 
-// A stand-in Deployment controller and kubelet for one machine (--run-pods): the pods of every
-// Deployment run as podman containers on the host's network, so that an operator's own
-// Deployment rolls out for real. What it does, as the real ones do:
+// A stand-in Deployment and Job controller and kubelet for one machine (--run-pods): the pods of
+// every Deployment and Job run as podman containers on the host's network, so that an operator's
+// own Deployment rolls out for real and the Jobs it creates run. What it does, as the real ones do:
 //   - Deployment: replicas pods, each a Pod object owned by the Deployment (labels of the
 //     template plus pod-template-hash); a changed template replaces them (Recreate); the status
 //     (replicas, updated, ready, available, observedGeneration, Available/Progressing) written.
+//   - Job (jobs.go): pods up to parallelism until completions succeeded or backoffLimit failed;
+//     the status (startTime, active, ready, succeeded, failed, the terminal conditions and
+//     completionTime) written as the Job controller writes it.
 //   - Pod: the container's image (never pulled), command, args and env (values and the downward
 //     API's metadata.name/namespace, spec.serviceAccountName, spec.nodeName, status.podIP); the
 //     ServiceAccount token at /var/run/secrets/kubernetes.io/serviceaccount (token, ca.crt,
@@ -76,6 +79,10 @@ type runPod struct {
 	started, ready  bool
 	restarts        int32
 	running         bool
+	restartPolicy   corev1.RestartPolicy
+	terminated      bool  // the container exited and is not restarted (Never, or OnFailure with exit 0)
+	exitCode        int32 // of the last exit
+	exitedItself    bool  // the container's last end was its own exit (not a failed probe)
 	waiting         string // reason while not running
 	message         string
 	lastProbe       string
@@ -127,17 +134,25 @@ func (r *podRunner) sync(ctx context.Context) {
 		klog.V(2).Infof("pods: list pods: %v", err)
 		return
 	}
+	jobs, err := r.client.BatchV1().Jobs("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		klog.V(2).Infof("pods: list jobs: %v", err)
+		return
+	}
 	owned := map[string][]*corev1.Pod{}
 	for i := range pods.Items {
 		p := &pods.Items[i]
 		for _, o := range p.OwnerReferences {
-			if o.Kind == "Deployment" {
+			if o.Kind == "Deployment" || o.Kind == "Job" {
 				owned[string(o.UID)] = append(owned[string(o.UID)], p)
 			}
 		}
 	}
 	for i := range deployments.Items {
 		r.syncDeployment(ctx, &deployments.Items[i], owned[string(deployments.Items[i].UID)])
+	}
+	for i := range jobs.Items {
+		r.syncJob(ctx, &jobs.Items[i], owned[string(jobs.Items[i].UID)])
 	}
 	seen := map[string]bool{}
 	for i := range pods.Items {
@@ -147,7 +162,8 @@ func (r *podRunner) sync(ctx context.Context) {
 		r.mu.Lock()
 		running := r.pods[key]
 		r.mu.Unlock()
-		if running == nil && p.DeletionTimestamp == nil {
+		finished := p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+		if running == nil && p.DeletionTimestamp == nil && !finished {
 			r.start(ctx, p.DeepCopy())
 		}
 	}
@@ -271,33 +287,42 @@ func deploymentStatusEqual(a, b *appsv1.DeploymentStatus) bool {
 }
 
 func (r *podRunner) createPod(ctx context.Context, d *appsv1.Deployment, hash string) {
+	owner := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID}
+	if _, err := r.client.CoreV1().Pods(d.Namespace).Create(ctx, runnerPod(&d.Spec.Template, d.Namespace, d.Name+"-"+hash+"-", owner,
+		map[string]string{hashLabel: hash}), metav1.CreateOptions{}); err != nil {
+		klog.Infof("pods: create a pod of %s/%s: %v", d.Namespace, d.Name, err)
+	}
+}
+
+// runnerPod is a pod of template t, controlled by owner, for the runner to run (runnerLabel).
+func runnerPod(t *corev1.PodTemplateSpec, namespace, generateName string, owner metav1.OwnerReference, extra map[string]string) *corev1.Pod {
 	l := map[string]string{}
-	for k, v := range d.Spec.Template.Labels {
+	for k, v := range t.Labels {
 		l[k] = v
 	}
-	l[hashLabel], l[runnerLabel] = hash, "podman"
+	for k, v := range extra {
+		l[k] = v
+	}
+	l[runnerLabel] = "podman"
 	yes := true
+	owner.Controller, owner.BlockOwnerDeletion = &yes, &yes
 	p := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{GenerateName: d.Name + "-" + hash + "-", Namespace: d.Namespace, Labels: l,
-			Annotations: d.Spec.Template.Annotations,
-			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID,
-				Controller: &yes, BlockOwnerDeletion: &yes}}},
-		Spec: *d.Spec.Template.Spec.DeepCopy(),
+		ObjectMeta: metav1.ObjectMeta{GenerateName: generateName, Namespace: namespace, Labels: l, Annotations: t.Annotations,
+			OwnerReferences: []metav1.OwnerReference{owner}},
+		Spec: *t.Spec.DeepCopy(),
 	}
 	p.Spec.NodeName = "testbed"
 	if p.Spec.ServiceAccountName == "" {
 		p.Spec.ServiceAccountName = "default"
 	}
-	if _, err := r.client.CoreV1().Pods(d.Namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
-		klog.Infof("pods: create a pod of %s/%s: %v", d.Namespace, d.Name, err)
-	}
+	return p
 }
 
 // start runs the pod's first container and its probes until the pod is deleted.
 func (r *podRunner) start(parent context.Context, p *corev1.Pod) {
 	ctx, cancel := context.WithCancel(parent)
 	rp := &runPod{namespace: p.Namespace, name: p.Name, container: "tb-" + p.Namespace + "-" + p.Name, ports: map[string]int{},
-		labels: p.Labels, cancel: cancel, waiting: "ContainerCreating"}
+		labels: p.Labels, cancel: cancel, waiting: "ContainerCreating", restartPolicy: p.Spec.RestartPolicy}
 	r.mu.Lock()
 	r.pods[p.Namespace+"/"+p.Name] = rp
 	r.mu.Unlock()
@@ -328,7 +353,7 @@ func (r *podRunner) live(ctx context.Context, p *corev1.Pod, rp *runPod) {
 		} else {
 			r.event(ctx, p, "Normal", "Started", "Started container "+p.Spec.Containers[0].Name)
 			r.mu.Lock()
-			rp.running, rp.waiting, rp.message, rp.started, rp.ready = true, "", "", false, false
+			rp.running, rp.waiting, rp.message, rp.started, rp.ready, rp.exitedItself = true, "", "", false, false, false
 			r.mu.Unlock()
 			r.writeStatus(ctx, p, rp)
 			reason := r.probe(ctx, p, rp)
@@ -336,10 +361,21 @@ func (r *podRunner) live(ctx context.Context, p *corev1.Pod, rp *runPod) {
 				return
 			}
 			r.mu.Lock()
-			rp.running, rp.ready, rp.restarts = false, false, rp.restarts+1
-			rp.waiting, rp.message = "CrashLoopBackOff", reason
+			// a Job's pod: an exit with 0 (or any exit under Never) ends it, Succeeded or Failed
+			done := rp.exitedItself && rp.restartPolicy != corev1.RestartPolicyAlways && rp.restartPolicy != "" &&
+				(rp.exitCode == 0 || rp.restartPolicy == corev1.RestartPolicyNever)
+			if done {
+				rp.running, rp.ready, rp.terminated = false, false, true
+			} else {
+				rp.running, rp.ready, rp.restarts = false, false, rp.restarts+1
+				rp.waiting, rp.message = "CrashLoopBackOff", reason
+			}
 			r.mu.Unlock()
 			r.writeStatus(ctx, p, rp)
+			if done {
+				r.event(ctx, p, "Normal", "Completed", fmt.Sprintf("Container %s exited with %d", p.Spec.Containers[0].Name, rp.exitCode))
+				return
+			}
 			if reason == "" {
 				backoff = 2 * time.Second
 			}
@@ -382,8 +418,20 @@ func (r *podRunner) probe(ctx context.Context, p *corev1.Pod, rp *runPod) string
 			return ""
 		}
 		if state, _ := r.podmanRun("inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", rp.container); !strings.HasPrefix(state, "running") {
+			fields := strings.Fields(state)
+			code := int32(-1)
+			if len(fields) == 2 {
+				if n, err := strconv.Atoi(fields[1]); err == nil {
+					code = int32(n)
+				}
+			}
+			r.mu.Lock()
+			rp.exitCode, rp.exitedItself = code, true
+			r.mu.Unlock()
 			why := "the container exited (" + strings.TrimSpace(state) + "); last log lines: " + r.tail(rp.container, 10)
-			r.event(ctx, p, "Warning", "BackOff", why)
+			if rp.restartPolicy == corev1.RestartPolicyAlways || rp.restartPolicy == "" || (code != 0 && rp.restartPolicy == corev1.RestartPolicyOnFailure) {
+				r.event(ctx, p, "Warning", "BackOff", why)
+			}
 			return why
 		}
 		r.mu.Lock()
@@ -731,7 +779,13 @@ func (r *podRunner) writeStatus(ctx context.Context, p *corev1.Pod, rp *runPod) 
 	r.mu.Lock()
 	cs := corev1.ContainerStatus{Name: p.Spec.Containers[0].Name, Image: p.Spec.Containers[0].Image, Ready: rp.ready,
 		RestartCount: rp.restarts, Started: &rp.started}
-	if rp.running {
+	if rp.terminated {
+		reason := "Completed"
+		if rp.exitCode != 0 {
+			reason = "Error"
+		}
+		cs.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: rp.exitCode, Reason: reason, FinishedAt: metav1.Now()}
+	} else if rp.running {
 		cs.State.Running = &corev1.ContainerStateRunning{StartedAt: metav1.Now()}
 	} else {
 		cs.State.Waiting = &corev1.ContainerStateWaiting{Reason: rp.waiting, Message: rp.message}
@@ -741,7 +795,12 @@ func (r *podRunner) writeStatus(ctx context.Context, p *corev1.Pod, rp *runPod) 
 		ready = corev1.ConditionTrue
 	}
 	phase := corev1.PodPending
-	if rp.running || rp.restarts > 0 {
+	switch {
+	case rp.terminated && rp.exitCode == 0:
+		phase = corev1.PodSucceeded
+	case rp.terminated:
+		phase = corev1.PodFailed
+	case rp.running || rp.restarts > 0:
 		phase = corev1.PodRunning
 	}
 	status := corev1.PodStatus{Phase: phase, PodIP: "127.0.0.1", HostIP: "127.0.0.1", ContainerStatuses: []corev1.ContainerStatus{cs},

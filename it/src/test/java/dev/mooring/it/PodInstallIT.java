@@ -286,6 +286,60 @@ class PodInstallIT {
      * write the Secret's {@code ca.crt} into every webhook of the configurations whose
      * {@code cert-manager.io/inject-ca-from} names it.
      */
+    /**
+     * The pod runner is the Job controller too: a Job's pods run one after the other up to its
+     * completions, each Succeeded with its exit code 0, and the Job's status follows them as
+     * Kubernetes' Job controller writes it (and as the API server validates it); a Job whose pods
+     * fail past its backoffLimit ends Failed.
+     */
+    @Test
+    void aJobsPodsRunToCompletionAndItsStatusFollowsThem() throws Exception {
+        String image = Podman.standInBase(Path.of(System.getProperty("mooring.it.root")));
+        String namespace = "jobs";
+        admin.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
+        String jobs = "/apis/batch/v1/namespaces/" + namespace + "/jobs";
+        for (String[] job : List.of(new String[] {"twice", "exit 0", "2", "6"}, new String[] {"failing", "exit 3", "1", "1"})) {
+            admin.send("POST", jobs, Map.of(), "{\"metadata\":{\"name\":\"" + job[0] + "\"},\"spec\":{\"completions\":" + job[2]
+                    + ",\"backoffLimit\":" + job[3] + ",\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"work\","
+                    + "\"image\":\"" + image + "\",\"command\":[\"sh\",\"-c\",\"" + job[1] + "\"]}]}}}}", "application/json");
+        }
+        var twice = Eventually.await("Job twice to complete", Duration.ofMinutes(2), () -> admin.get(jobs + "/twice", Map.of()),
+                job -> job.getAsJsonObject("status").has("completionTime"));
+        var status = twice.getAsJsonObject("status");
+        assertEquals(2, count(status, "succeeded"), status.toString());
+        assertEquals(0, count(status, "active"), status.toString());
+        assertTrue(status.has("startTime"), status.toString());
+        assertEquals(List.of("SuccessCriteriaMet", "Complete"), conditionTypes(status), status.toString());
+        var pods = admin.get("/api/v1/namespaces/" + namespace + "/pods", Map.of("labelSelector", "job-name=twice")).getAsJsonArray("items");
+        assertEquals(2, pods.size(), pods.toString());
+        for (var pod : pods) {
+            assertEquals("Succeeded", pod.getAsJsonObject().getAsJsonObject("status").get("phase").getAsString(), pod.toString());
+        }
+
+        var failing = Eventually.await("Job failing to fail", Duration.ofMinutes(2), () -> admin.get(jobs + "/failing", Map.of()),
+                job -> conditionTypes(job.getAsJsonObject("status")).contains("Failed"));
+        status = failing.getAsJsonObject("status");
+        assertEquals(2, count(status, "failed"), "backoffLimit 1: the second failure ends it: " + status);
+        assertEquals(List.of("FailureTarget", "Failed"), conditionTypes(status), status.toString());
+        admin.send("DELETE", "/api/v1/namespaces/" + namespace, Map.of(), null, null);
+    }
+
+    /** A Job status counter; Kubernetes leaves out the ones at zero. */
+    private static int count(com.google.gson.JsonObject status, String counter) {
+        return status.has(counter) ? status.get(counter).getAsInt() : 0;
+    }
+
+    private static List<String> conditionTypes(com.google.gson.JsonObject status) {
+        if (!status.has("conditions")) {
+            return List.of();
+        }
+        List<String> types = new java.util.ArrayList<>();
+        for (var condition : status.getAsJsonArray("conditions")) {
+            types.add(condition.getAsJsonObject().get("type").getAsString());
+        }
+        return types;
+    }
+
     private static void standInCertManager(String namespace, java.util.concurrent.atomic.AtomicBoolean running) {
         while (running.get()) {
             try {

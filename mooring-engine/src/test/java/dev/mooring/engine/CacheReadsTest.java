@@ -116,8 +116,13 @@ class CacheReadsTest {
 
         KubeHttp unused = new KubeHttp(new ApiClient());
         Informer<V1ConfigMap> notRun = new Informer<>(unused, unused, CONFIG_MAPS, "ops", null, Duration.ofSeconds(1));
-        IllegalStateException early = assertThrows(IllegalStateException.class, () -> new InformerCache<>(notRun).list("ops"));
-        assertEquals("The cache of ConfigMap in ops has not synced yet", early.getMessage());
+        InformerCache<V1ConfigMap> early = new InformerCache<>(notRun);
+        for (org.junit.jupiter.api.function.Executable read : List.<org.junit.jupiter.api.function.Executable>of(() -> early.list("ops"),
+                () -> early.get("ops", "both"), () -> early.list("ops", Map.of("app", "web")), early::listAll,
+                () -> early.indexed("team", "blue"))) {
+            assertEquals("The cache of ConfigMap in ops has not synced yet", assertThrows(IllegalStateException.class, read).getMessage(),
+                    "every read before the initial list is refused, a single get included");
+        }
     }
 
     @Test

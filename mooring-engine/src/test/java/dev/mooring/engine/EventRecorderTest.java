@@ -90,28 +90,39 @@ class EventRecorderTest {
         assertEquals("Warning", short_.get("type").getAsString());
     }
 
+    /** A recorder whose API server answers every request with {@code code}, each request noted in {@code posts}. */
+    private EventRecorder answering(int code, java.util.List<String> posts) {
+        io.kubernetes.client.openapi.ApiClient client = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new okhttp3.OkHttpClient.Builder().addInterceptor(chain -> {
+            posts.add(chain.request().method() + " " + chain.request().url().encodedPath());
+            String body = code < 300 ? "{\"kind\":\"Event\"}" : "{\"kind\":\"Status\",\"code\":" + code + ",\"reason\":\"Forbidden\"}";
+            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(code)
+                    .message("answer").body(okhttp3.ResponseBody.create(body, okhttp3.MediaType.get("application/json"))).build();
+        }).build());
+        return new EventRecorder(new dev.mooring.engine.kube.KubeHttp(client), "mooring/test", "default",
+                Duration.ofSeconds(60), 3, now::get, Instant::now);
+    }
+
+    private static io.kubernetes.client.openapi.models.V1ConfigMap configMap(String uid) {
+        return new io.kubernetes.client.openapi.models.V1ConfigMap().apiVersion("v1").kind("ConfigMap")
+                .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("ns").name("a").uid(uid));
+    }
+
     @Test
     void anObjectWithoutAUidGetsNoEventAndNoRequest() {
-        // no HTTP client at all: a request would fail the test
-        io.kubernetes.client.openapi.models.V1ConfigMap unsaved = new io.kubernetes.client.openapi.models.V1ConfigMap()
-                .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("ns").name("draft"));
-        assertFalse(recorder.emit(unsaved, EventType.NORMAL, "Created", "Created", "note", Duration.ofSeconds(1)));
+        java.util.List<String> posts = new java.util.concurrent.CopyOnWriteArrayList<>();
+        EventRecorder accepting = answering(201, posts);
+        assertFalse(accepting.emit(configMap(null), EventType.NORMAL, "Created", "Created", "note", Duration.ofSeconds(1)));
+        assertEquals(java.util.List.of(), posts, "an Event needs the UID of what it regards: nothing is sent without one");
+        assertTrue(accepting.emit(configMap("u1"), EventType.NORMAL, "Created", "Created", "note", Duration.ofSeconds(1)));
+        assertEquals(java.util.List.of("POST /apis/events.k8s.io/v1/namespaces/ns/events"), posts, "with a UID it is sent");
     }
 
     @Test
     void anEventTheServerRefusesIsFalseNotAnExceptionAndItsKeyStaysReserved() {
         java.util.List<String> posts = new java.util.concurrent.CopyOnWriteArrayList<>();
-        io.kubernetes.client.openapi.ApiClient client = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");
-        client.setHttpClient(new okhttp3.OkHttpClient.Builder().addInterceptor(chain -> {
-            posts.add(chain.request().method() + " " + chain.request().url().encodedPath());
-            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(403)
-                    .message("Forbidden").body(okhttp3.ResponseBody.create("{\"kind\":\"Status\",\"code\":403,\"reason\":\"Forbidden\"}",
-                            okhttp3.MediaType.get("application/json"))).build();
-        }).build());
-        EventRecorder refused = new EventRecorder(new dev.mooring.engine.kube.KubeHttp(client), "mooring/test", "default",
-                Duration.ofSeconds(60), 3, now::get, Instant::now);
-        io.kubernetes.client.openapi.models.V1ConfigMap map = new io.kubernetes.client.openapi.models.V1ConfigMap().apiVersion("v1")
-                .kind("ConfigMap").metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("ns").name("a").uid("u1"));
+        EventRecorder refused = answering(403, posts);
+        io.kubernetes.client.openapi.models.V1ConfigMap map = configMap("u1");
 
         assertFalse(refused.emit(map, EventType.NORMAL, "Created", "Created", "note", Duration.ofSeconds(1)));
         assertEquals(java.util.List.of("POST /apis/events.k8s.io/v1/namespaces/ns/events"), posts);

@@ -282,10 +282,12 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
     }
 
     /**
-     * Runs {@code write} again while it fails with a conflict (HTTP 409: a stale resourceVersion,
-     * or a precondition that no longer holds), at most {@code attempts} times, as client-go's
-     * {@code RetryOnConflict}: {@code write} should read the object fresh each time (as {@link
-     * ResourceClient#mutate} does). Any other failure is thrown at once.
+     * Runs {@code write} again while it loses a race, at most {@code attempts} times, as client-go's
+     * {@code RetryOnConflict}: every failure {@link dev.mooring.api.client.KubernetesException#isConflict()}
+     * reports, that is a 409 (a stale resourceVersion, a precondition that no longer holds) and the
+     * 422 of a guarded write whose {@code test} operation failed ({@link ResourceClient#mutate},
+     * {@code ensureFinalizer}, a patch built with {@code Patches.diff}). {@code write} should read
+     * the object fresh each time (as {@code mutate} does). Any other failure is thrown at once.
      *
      * @return what the successful attempt returned
      * @throws dev.mooring.api.client.KubernetesException the last conflict when every attempt conflicted
@@ -298,7 +300,7 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
             try {
                 return write.get();
             } catch (dev.mooring.api.client.KubernetesException e) {
-                if (e.code() != 409 || attempt >= attempts) {
+                if (!e.isConflict() || attempt >= attempts) {
                     throw e;
                 }
             }

@@ -42,10 +42,19 @@ class TestKitHelpersTest {
         assertEquals(2, calls.get(), "no more than the attempts given");
 
         calls.set(0);
+        assertEquals("guarded", MooringExtension.retryOnConflict(2, () -> {
+            if (calls.incrementAndGet() < 2) {
+                throw new KubernetesException(422, "Invalid", "the test operation failed", null, true);
+            }
+            return "guarded";
+        }), "the 422 of a failed guard is a lost race too");
+        assertEquals(2, calls.get());
+
+        calls.set(0);
         assertThrows(KubernetesException.class, () -> MooringExtension.retryOnConflict(5, () -> {
             calls.incrementAndGet();
             throw new KubernetesException(422, "Invalid", "refused", null);
         }));
-        assertEquals(1, calls.get(), "anything but a conflict is not tried again");
+        assertEquals(1, calls.get(), "anything but a conflict (a 422 for an invalid object) is not tried again");
     }
 }

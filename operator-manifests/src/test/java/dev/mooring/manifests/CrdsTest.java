@@ -147,6 +147,20 @@ class CrdsTest {
     static class NotANumber { @Min(1) String notANumber; }
     static class Raw { @SuppressWarnings("rawtypes") List raw; }
 
+    static class Item { @jakarta.validation.constraints.NotNull String name; }
+    static class KeysOnASet { @dev.mooring.api.crd.ListType(value = dev.mooring.api.crd.ListType.Kind.SET, keys = "name") List<Item> items; }
+    static class MapWithoutKeys { @dev.mooring.api.crd.ListType(dev.mooring.api.crd.ListType.Kind.MAP) List<Item> items; }
+    static class NotAList { @dev.mooring.api.crd.ListType(dev.mooring.api.crd.ListType.Kind.SET) String items; }
+
+    @Test
+    void aListTypeThatCannotBeIsRefusedNamingTheField() {
+        for (Map.Entry<Class<?>, String> wrong : Map.<Class<?>, String>of(KeysOnASet.class, "keys belong to @ListType(MAP) only",
+                MapWithoutKeys.class, "@ListType(MAP) needs keys", NotAList.class, "@ListType applies to lists, not java.lang.String").entrySet()) {
+            IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> CrdSchema.of(wrong.getKey()));
+            assertEquals(wrong.getKey().getName() + ".items: " + wrong.getValue(), error.getMessage());
+        }
+    }
+
     @CustomResource(group = "example.com", version = "v1beta1", kind = "Gadget")
     static class GadgetBeta extends Gadget {
     }

@@ -107,6 +107,16 @@ class StagePlanTest {
         }
     }
 
+    static class TwoHandlers {
+        @Stage(value = "A", order = 1)
+        void one(V1ConfigMap cm) {
+        }
+
+        @Stage(value = "A", order = 1)
+        void two(V1ConfigMap cm) {
+        }
+    }
+
     static class TwoFallbacks {
         @Stage(value = "A", order = 1)
         @Otherwise
@@ -143,6 +153,7 @@ class StagePlanTest {
         assertFails(HandlerAndCases.class, "a stage has one handler or cases, not both");
         assertFails(SamePriority.class, "have the same priority 1");
         assertFails(TwoFallbacks.class, "only one fallback is allowed");
+        assertFails(TwoHandlers.class, "has two handler methods (");
         assertFails(MissingPredicate.class, "@Case(when = \"nowhere\") names no method boolean nowhere(V1ConfigMap)");
         assertFails(WrongSignature.class, "a stage method returns void or Result");
         assertFails(NoStages.class, "has no @Stage methods");

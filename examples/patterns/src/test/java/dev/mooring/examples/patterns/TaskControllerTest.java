@@ -59,8 +59,11 @@ class TaskControllerTest {
         client.create(new Task(mooring.namespace(), "backup", "busybox:1.36", "monday"));
         V1Job monday = mooring.awaitObject(V1Job.class, "backup-monday", j -> true, PATIENCE);
 
-        client.updateStatus(monday.status(new V1JobStatus().succeeded(1).startTime(OffsetDateTime.now()).addConditionsItem(
-                new V1JobCondition().type("Complete").status("True").lastTransitionTime(OffsetDateTime.now()))));
+        // what Kubernetes' Job controller writes (and the API server requires) when the Job's pod succeeded
+        OffsetDateTime started = OffsetDateTime.now().minusSeconds(5);
+        client.updateStatus(monday.status(new V1JobStatus().succeeded(1).startTime(started).completionTime(started.plusSeconds(5))
+                .addConditionsItem(new V1JobCondition().type("SuccessCriteriaMet").status("True").lastTransitionTime(started.plusSeconds(5)))
+                .addConditionsItem(new V1JobCondition().type("Complete").status("True").lastTransitionTime(started.plusSeconds(5)))));
         Task done = mooring.awaitObject(Task.class, "backup", t -> t.getStatus() != null && "Succeeded".equals(t.getStatus().phase),
                 PATIENCE);
         assertEquals("backup-monday", done.getStatus().job);
