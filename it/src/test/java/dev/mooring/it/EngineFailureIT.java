@@ -99,6 +99,31 @@ class EngineFailureIT {
         }
     }
 
+    /**
+     * A controller's passes wait for the initial list of every kind it reads, the last watched
+     * kind's included, not only the primary's: its caches are complete when it first reads them.
+     */
+    @Test
+    void noPassRunsUntilTheInitialListOfEveryWatchedKindIsIn() throws Exception {
+        CoreV1Api core = new CoreV1Api(Testbed.client());
+        String namespace = Testbed.createNamespace(core, "all-lists");
+        core.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(new V1ObjectMeta().name("waiting"))).execute();
+        String accounts = "GET /api/v1/namespaces/" + namespace + "/serviceaccounts";
+        try (HoldingProxy server = new HoldingProxy(Testbed.client(),
+                request -> request.startsWith(accounts) && !request.contains("watch=true"))) {
+            ControllerDefinition definition = Engine.definition("all-lists", V1ConfigMap.class, namespace, null, 1, List.of(V1Secret.class),
+                    List.of(new WatchMapper(io.kubernetes.client.openapi.models.V1ServiceAccount.class, "none", account -> List.of())));
+            Recorder recorder = new Recorder();
+            try (Engine engine = new Engine(server.client(), server.client(), List.of(new OperatorRuntime.Entry(definition, recorder)))) {
+                Eventually.await("the ServiceAccounts' initial list sent and held", Duration.ofSeconds(30), () -> server.held() >= 1);
+                Eventually.consistently("no pass while one watched kind's initial list is out", Duration.ofSeconds(3),
+                        () -> recorder.passes.isEmpty() && !engine.runtime.ready());
+                server.release();
+                Eventually.await("the pass once every list is in", Duration.ofSeconds(30), () -> !recorder.passes.isEmpty());
+            }
+        }
+    }
+
     @Test
     void aMapperThatThrowsFailsTheController() throws Exception {
         CoreV1Api core = new CoreV1Api(Testbed.client());

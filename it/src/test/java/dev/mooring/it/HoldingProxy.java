@@ -38,6 +38,7 @@ final class HoldingProxy implements AutoCloseable {
     private final String target;
     private final Predicate<String> held;
     private final CountDownLatch released = new CountDownLatch(1);
+    private volatile boolean holdingOpen = true;
     private final AtomicInteger holding = new AtomicInteger();
 
     /**
@@ -68,7 +69,7 @@ final class HoldingProxy implements AutoCloseable {
         try (exchange) {
             String method = exchange.getRequestMethod();
             String request = method + " " + exchange.getRequestURI();
-            if (held.test(request)) {
+            if (holdingOpen && held.test(request)) {
                 holding.incrementAndGet();
                 released.await();
                 return;
@@ -108,6 +109,15 @@ final class HoldingProxy implements AutoCloseable {
             to.write(buffer, 0, read);
             to.flush();
         }
+    }
+
+    /**
+     * Stops holding: the requests held so far end without an answer (their clients try again) and
+     * every later request is forwarded.
+     */
+    void release() {
+        holdingOpen = false;
+        released.countDown();
     }
 
     @Override

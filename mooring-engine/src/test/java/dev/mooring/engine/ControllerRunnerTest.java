@@ -104,6 +104,22 @@ class ControllerRunnerTest {
     }
 
     @Test
+    void differentKeysPassInParallelUpToTheWorkers() throws Exception {
+        CountDownLatch bothInAPass = new CountDownLatch(2);
+        List<Boolean> metTheOther = new CopyOnWriteArrayList<>();
+        start(definition(null, false, null, 2), (deployment, context) -> {
+            bothInAPass.countDown();
+            metTheOther.add(bothInAPass.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            return Result.done();
+        });
+        source.add(deployment("a", "1", 1));
+        source.add(deployment("b", "1", 1));
+
+        assertTrue(queue.awaitIdle(WAIT), "the queue drains");
+        assertEquals(List.of(true, true), metTheOther, "two workers: the passes of two keys overlap");
+    }
+
+    @Test
     void watchedChangesOvertakeTheInitialListAndResyncsWhichStillGetTwoOfEveryThreePasses() throws Exception {
         runner = runner(definition(null, false, null), (deployment, context) -> {
             seen.add(deployment);
@@ -647,7 +663,11 @@ class ControllerRunnerTest {
     }
 
     private static ControllerDefinition definition(Duration reconcileTimeout, boolean statusEvents, String finalizer) {
-        return new ControllerDefinition("deployments", V1Deployment.class, "ops", null, 1, Duration.ofHours(10),
+        return definition(reconcileTimeout, statusEvents, finalizer, 1);
+    }
+
+    private static ControllerDefinition definition(Duration reconcileTimeout, boolean statusEvents, String finalizer, int workers) {
+        return new ControllerDefinition("deployments", V1Deployment.class, "ops", null, workers, Duration.ofHours(10),
                 Duration.ofSeconds(5), Duration.ofSeconds(5), reconcileTimeout, statusEvents, List.of(), List.of(),
                 finalizer);
     }

@@ -65,6 +65,9 @@ public final class AdmissionDispatcher {
     /** The largest AdmissionReview accepted: 4 MiB. */
     public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+    /** How often a waiting call is checked against the webhook's clock. */
+    static final Duration CALL_SLICE = Duration.ofMillis(50);
+
     /**
      * The limits of an AdmissionReview's JSON, each answered 400 naming it: nesting depth 100,
      * 100,000 members in one object or array, 1,000,000 values, strings of 1.5 MiB (the API
@@ -192,7 +195,7 @@ public final class AdmissionDispatcher {
             return ReviewAnswers.message(404, "Unknown webhook path");
         }
         AdmissionRoute route = bound.route();
-        long start = System.nanoTime();
+        long start = budget.now();
         observer.started(route);
         Answer answer = answer(bound, method, contentType, body, secure, clientChain, start);
         observer.answered(route, answer.status(), answer.denied(), Duration.ofNanos(System.nanoTime() - start));
@@ -218,7 +221,7 @@ public final class AdmissionDispatcher {
         }
         byte[] bytes;
         try {
-            bytes = readAtMost(body, MAX_BODY_BYTES, start + TimeUnit.SECONDS.toNanos(route.timeoutSeconds()), System::nanoTime);
+            bytes = readAtMost(body, MAX_BODY_BYTES, start + TimeUnit.SECONDS.toNanos(route.timeoutSeconds()), budget::now);
         } catch (SlowBody e) {
             LOG.fine(() -> "A request to " + route.path() + " refused: its body did not arrive within " + route.timeoutSeconds() + " s");
             return ReviewAnswers.message(408, "The AdmissionReview did not arrive within the webhook's timeout of "
@@ -233,7 +236,7 @@ public final class AdmissionDispatcher {
         if (bytes == null) {
             return ReviewAnswers.message(413, "AdmissionReview exceeds " + MAX_BODY_BYTES + " bytes");
         }
-        Duration timeLeft = Duration.ofSeconds(route.timeoutSeconds()).minusNanos(System.nanoTime() - start);
+        Duration timeLeft = Duration.ofSeconds(route.timeoutSeconds()).minusNanos(budget.now() - start);
         Optional<DecodeBudget.Ticket> ticket = budget.enter(bytes.length, timeLeft.isNegative() ? Duration.ZERO : timeLeft);
         if (ticket.isEmpty()) {
             LOG.fine(() -> "A review of " + bytes.length + " bytes refused: " + budget.slots() + " large reviews are being decoded");
@@ -299,8 +302,7 @@ public final class AdmissionDispatcher {
         Object result;
         try {
             // the route's timeout is the API server's: it counts from the request's arrival, decoding included
-            long left = TimeUnit.SECONDS.toNanos(route.timeoutSeconds()) - (System.nanoTime() - start);
-            result = call.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+            result = awaitCall(call, start + TimeUnit.SECONDS.toNanos(route.timeoutSeconds()));
         } catch (TimeoutException e) {
             call.cancel(true);
             LOG.warning(() -> "Admission method " + route.describe() + " did not answer " + request + " within "
@@ -384,6 +386,26 @@ public final class AdmissionDispatcher {
         String overrun = Objects.requireNonNullElse(ticket.overrun(), "within its budget");
         LOG.fine(() -> "A review of " + bytes + " bytes was not decoded " + overrun);
         return new Refused(ReviewAnswers.message(429, "The AdmissionReview was not decoded " + overrun + "; try again"));
+    }
+
+    /**
+     * The call's result, waited for until {@code deadline} on the webhook's clock (the budget's:
+     * the system clock outside tests), looked at every {@link #CALL_SLICE} of real time.
+     *
+     * @throws TimeoutException when the deadline passed first
+     */
+    private Object awaitCall(Future<Object> call, long deadline)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        for (;;) {
+            long left = deadline - budget.now();
+            try {
+                return call.get(Math.max(0, Math.min(left, CALL_SLICE.toNanos())), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                if (deadline - budget.now() <= 0) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** True when a read failed because it waited too long (Liberty's own timeout exception is not a SocketTimeoutException). */

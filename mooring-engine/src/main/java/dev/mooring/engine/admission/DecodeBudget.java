@@ -73,6 +73,11 @@ public final class DecodeBudget {
         this.threadCpuTime = java.util.Objects.requireNonNull(threadCpuTime);
     }
 
+    /** The webhook's clock, in nanoseconds: what a route's timeout counts on. */
+    long now() {
+        return wallTime.getAsLong();
+    }
+
     /**
      * As many large decodes at once as the JVM has processors, {@link #DEFAULT_LARGE_CPU} of CPU
      * each, on the system clock and the JVM's thread CPU clock (the system clock where the JVM

@@ -3,7 +3,6 @@ package dev.mooring.engine.admission;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.Cache;
@@ -41,6 +40,8 @@ class AdmissionDispatcherTest {
 
     /** Test policies: what each does is what the tests below expect. */
     static class Policies {
+        /** The webhook's clock of aCallOverItsTimeoutIs504, moved by the slow policy (the other tests' stands still). */
+        final java.util.concurrent.atomic.AtomicLong webhookClock = new java.util.concurrent.atomic.AtomicLong();
         final List<AdmissionRequest<?>> seen = new ArrayList<>();
 
         @Validating(operations = {Operation.CREATE, Operation.UPDATE}, timeoutSeconds = 1)
@@ -57,7 +58,8 @@ class AdmissionDispatcherTest {
                 throw new IllegalStateException("secret internals");
             }
             if (spec != null && "slow".equals(spec.color)) {
-                Thread.sleep(5000);
+                webhookClock.addAndGet(java.util.concurrent.TimeUnit.SECONDS.toNanos(2)); // past the route's 1 s
+                new java.util.concurrent.CountDownLatch(1).await(); // until the dispatcher gives up on the call
             }
             if (spec != null && "warn".equals(spec.color)) {
                 request.warn("warned about warn");
@@ -106,7 +108,8 @@ class AdmissionDispatcherTest {
 
     /**
      * A decode budget whose clocks stand still: these tests are about answers, not time, and must
-     * not depend on how busy the machine is (the budgets have DecodeBudgetTest, on fake clocks).
+     * not depend on how busy the machine is (the budgets have DecodeBudgetTest, on fake clocks; a
+     * call's timeout has aCallOverItsTimeoutIs504, on a clock the slow policy moves).
      */
     static DecodeBudget unhurried() {
         return new DecodeBudget(2, DecodeBudget.DEFAULT_LARGE_CPU, () -> 0L, () -> 0L);
@@ -221,10 +224,10 @@ class AdmissionDispatcherTest {
 
     /** Bodies that end inside a member Mooring ignores: JSON-B's skipping loops forever on them (Parsson 1.1.x). */
     @Test
-    void truncatedBodiesEndingInsideIgnoredMembersAre400() {
+    void truncatedBodiesEndingInsideIgnoredMembersAre400() throws Throwable {
         for (String bad : List.of("{\"x\":[", "{\"request\":{\"x\":{", "{\"x\":{\"a\":1,", "{\"request\":{\"options\":{\"a\":[1,",
                 "{\"apiVersion\":\"admission.k8s.io/v1\",\"request\":{\"requestKind\":{\"group\":\"\"")) {
-            assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () -> assertAnswer(400, "not JSON", post(WIDGETS, bad)), bad);
+            CpuBound.assertWithin(java.time.Duration.ofSeconds(5), () -> assertAnswer(400, "not JSON", post(WIDGETS, bad)), bad);
         }
     }
 
@@ -234,11 +237,11 @@ class AdmissionDispatcherTest {
      * is answered 200.
      */
     @Test
-    void everyPrefixOfRealReviewsIs400() {
+    void everyPrefixOfRealReviewsIs400() throws Throwable {
         List<String> reviews = List.of(realistic("CREATE", widget("w", "green"), null),
                 realistic("UPDATE", widget("w", "green"), widget("w", "blue")),
                 realistic("CREATE", widget("w", "\\u00e9\\\"quoted\\\" \\ud83d\\ude00 caf\u00e9"), null));
-        assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+        CpuBound.assertWithin(java.time.Duration.ofSeconds(60), () -> {
             for (String review : reviews) {
                 assertEquals(200, post(WIDGETS, review).status(), review);
                 for (int end = 0; end < review.length(); end++) {
@@ -246,7 +249,7 @@ class AdmissionDispatcherTest {
                     assertEquals(400, answer.status(), review.substring(0, end) + " -> " + answer.body());
                 }
             }
-        });
+        }, "every prefix");
         assertEquals(reviews.size(), policies.seen.size(), "only the whole reviews reached the policy");
     }
 
@@ -401,7 +404,11 @@ class AdmissionDispatcherTest {
 
     @Test
     void aCallOverItsTimeoutIs504() {
-        AdmissionDispatcher.Answer answer = post(WIDGETS, review("CREATE", widget("w", "slow"), null));
+        AdmissionDispatcher timed = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
+                executor, new NoReads(), RequestScope.NONE, counting,
+                new DecodeBudget(2, DecodeBudget.DEFAULT_LARGE_CPU, policies.webhookClock::get, () -> 0L), ClientTrust.ANY);
+        AdmissionDispatcher.Answer answer = timed.handle("POST", WIDGETS, "application/json",
+                body(review("CREATE", widget("w", "slow"), null)), true);
         assertAnswer(504, "Admission webhook timed out", answer);
         assertEquals("uid-1", json(answer).getString("uid"));
     }

@@ -54,4 +54,32 @@ class ClientRequestsTest {
         assertEquals("v9", kept.get("apiVersion").getAsString());
         assertEquals("Other", kept.get("kind").getAsString());
     }
+
+    /** Every page of a paged list asks with the first page's selectors and limit, plus the continue token. */
+    @Test
+    void theFollowUpPagesOfAListKeepItsSelectorsAndLimit() {
+        java.util.List<okhttp3.HttpUrl> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.kubernetes.client.openapi.ApiClient client = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new okhttp3.OkHttpClient.Builder().addInterceptor(chain -> {
+            asked.add(chain.request().url());
+            boolean first = chain.request().url().queryParameter("continue") == null;
+            String body = "{\"kind\":\"ConfigMapList\",\"metadata\":{\"resourceVersion\":\"9\"" + (first ? ",\"continue\":\"t1\"" : "")
+                    + "},\"items\":[{\"metadata\":{\"name\":\"" + (first ? "a" : "b") + "\",\"namespace\":\"ops\"}}]}";
+            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(200).message("OK")
+                    .body(okhttp3.ResponseBody.create(body, okhttp3.MediaType.get("application/json"))).build();
+        }).build());
+        Map<String, String> query = Map.of("labelSelector", "app=web", "fieldSelector", "metadata.name!=c", "limit", "1");
+        LivePages<V1ConfigMap> pages = new LivePages<>(new KubeHttp(client), CONFIG_MAPS, "/api/v1/namespaces/ops/configmaps", query, null);
+        java.util.List<String> names = new java.util.ArrayList<>();
+        pages.forEach(map -> names.add(map.getMetadata().getName()));
+
+        assertEquals(java.util.List.of("a", "b"), names);
+        assertEquals(2, asked.size());
+        for (okhttp3.HttpUrl url : asked) {
+            for (Map.Entry<String, String> parameter : query.entrySet()) {
+                assertEquals(parameter.getValue(), url.queryParameter(parameter.getKey()), parameter.getKey() + " of " + url);
+            }
+        }
+        assertEquals("t1", asked.get(1).queryParameter("continue"));
+    }
 }

@@ -30,6 +30,8 @@ class AdmissionDeniedTest {
             IllegalArgumentException problem = assertThrows(IllegalArgumentException.class, () -> new AdmissionDenied(code, "x"));
             assertTrue(problem.getMessage().contains("between 400 and 599"), problem.getMessage());
         }
+        assertEquals(599, new AdmissionDenied(599, "x").code(), "599 is the last code allowed");
+        assertEquals(400, new AdmissionDenied(400, "x").code());
         assertThrows(IllegalArgumentException.class, () -> new AdmissionDenied(" "));
         assertThrows(IllegalArgumentException.class, () -> new AdmissionDenied(null));
         assertThrows(IllegalArgumentException.class, () -> new AdmissionDenied(403, null, "x"));

@@ -68,4 +68,28 @@ class ConditionsTest {
         assertEquals("example.com/Synced",
                 Conditions.set(List.of(), "example.com/Synced", "True", "Fine", "", null, T1).get(0).getType());
     }
+
+    @Test
+    void typesAndReasonsHaveKubernetesLengthLimits() {
+        String longest = "a".repeat(63 - 1) + "." + "b".repeat(253 - 63) + "/" + "C".repeat(316 - 254);
+        assertEquals(316, longest.length());
+        assertEquals(longest, Conditions.set(List.of(), longest, "True", "Fine", "", null, T1).get(0).getType());
+        assertThrows(IllegalArgumentException.class, () -> Conditions.set(List.of(), longest + "x", "True", "Fine", "", null, T1),
+                "a type of 317 characters");
+        String reason = "R".repeat(1024);
+        assertEquals(reason, Conditions.set(List.of(), "Ready", "True", reason, "", null, T1).get(0).getReason());
+        assertThrows(IllegalArgumentException.class, () -> Conditions.set(List.of(), "Ready", "True", reason + "R", "", null, T1));
+    }
+
+    @Test
+    void getAndIsTrueReadTheConditionOfTheirTypeOnly() {
+        List<V1Condition> conditions = Conditions.set(Conditions.set(null, "Synced", "True", "Fine", "", null, T1),
+                "Ready", "False", "Waiting", "", null, T1);
+        assertTrue(Conditions.get(conditions, "Missing").isEmpty(), "no condition of another type is answered");
+        assertEquals("Waiting", Conditions.get(conditions, "Ready").orElseThrow().getReason());
+        assertTrue(Conditions.isTrue(conditions, "Synced"));
+        assertEquals(false, Conditions.isTrue(conditions, "Ready"), "False is not true");
+        assertEquals(false, Conditions.isTrue(conditions, "Missing"));
+        assertEquals(false, Conditions.isTrue(null, "Ready"));
+    }
 }
