@@ -227,41 +227,77 @@ class ShardCoordinatorTest {
         assertEquals(List.of(0, 1), a.owned(), "readable again: taken back");
     }
 
-    @Test
-    void onASlowApiServerManyShardsStayFreshBecauseARoundWritesInParallelAndStampsEachWriteWhenSent() throws Exception {
-        // 100 ms per answer, 16 shards: one after another a round takes 1.8 s, and with the 0.5 s wait each
-        // shard is renewed every 2.3 s, past the 2 s renew deadline; eight at a time it takes 0.4 s
-        ElectionSettings timing = new ElectionSettings("work", "ops", "slow", Duration.ofSeconds(3), Duration.ofSeconds(2),
-                Duration.ofMillis(500));
+    /** A replica of 16 shards whose API server calls {@code latency} with the name of each shard Lease written, before answering. */
+    private ShardCoordinator slowReplica(java.util.function.Consumer<String> latency, java.util.concurrent.Executor writes) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (chain.request().body() != null) {
+                okio.Buffer body = new okio.Buffer();
+                chain.request().body().writeTo(body);
+                String name = JsonParser.parseString(body.readUtf8()).getAsJsonObject().getAsJsonObject("metadata").get("name").getAsString();
+                if (name.contains("-shard-")) {
+                    latency.accept(name);
+                }
             }
             return api.answer(chain.request());
         }).build());
+        return new ShardCoordinator(new KubeHttp(client), new ShardSettings(new ElectionSettings("work", "ops", "slow", LEASE, RENEW,
+                RETRY), 16), writes, now::get);
+    }
+
+    /**
+     * On a slow API server a round must not take one answer's time per shard: it writes up to
+     * {@link ShardCoordinator#PARALLEL_WRITES} Leases at once. Each shard write here waits (at most
+     * 10 s) until eight are in flight together; one after another, a write would be alone.
+     */
+    @Test
+    void aRoundWritesUpToEightLeasesAtOnce() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch eightTogether = new java.util.concurrent.CountDownLatch(ShardCoordinator.PARALLEL_WRITES);
         java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newCachedThreadPool();
-        ShardCoordinator slow = new ShardCoordinator(new KubeHttp(client), new ShardSettings(timing, 16), writers);
-        Thread loop = new Thread(slow::run);
-        loop.start();
         try {
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (slow.owned().size() < 16 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            ShardCoordinator slow = slowReplica(shard -> {
+                most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                eightTogether.countDown();
+                try {
+                    eightTogether.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                inFlight.decrementAndGet();
+            }, writers);
+            slow.step();
             assertEquals(16, slow.owned().size());
-            long sampleUntil = System.nanoTime() + Duration.ofSeconds(4).toNanos();
-            while (System.nanoTime() < sampleUntil) {
-                assertEquals(16, slow.owned().size(), "every shard renewed within the renew deadline");
-                Thread.sleep(10);
-            }
+            assertEquals(ShardCoordinator.PARALLEL_WRITES, most.get(), "the most shard writes in flight at once");
         } finally {
-            slow.stop(Duration.ofSeconds(10));
-            loop.join(10_000);
             writers.shutdownNow();
         }
+    }
+
+    /**
+     * A shard is fresh for the renew deadline counted from when its own write was sent: neither
+     * from the round's start (on a slow API server the round's last shards would look stale at
+     * once) nor from the answer (later than what the Lease says). Every shard write here takes
+     * 100 ms of the coordinator's clock.
+     */
+    @Test
+    void aShardIsFreshForTheRenewDeadlineFromWhenItsOwnWriteWasSent() {
+        Map<String, Long> sent = new java.util.concurrent.ConcurrentHashMap<>();
+        ShardCoordinator slow = slowReplica(shard -> {
+            sent.put(shard, now.get());
+            advance(Duration.ofMillis(100));
+        }, Runnable::run);
+        slow.step();
+        assertEquals(16, slow.owned().size());
+        ObjectKey last = keyOfShard(new ShardMap(16), 15);
+        long lastSent = sent.get("work-shard-15");
+        assertTrue(lastSent - sent.get("work-shard-0") >= Duration.ofMillis(1500).toNanos(), "one write after another: " + sent);
+        now.set(lastSent + RENEW.toNanos() - 1);
+        assertTrue(slow.writesAllowed(last), "fresh until the renew deadline from its send");
+        assertFalse(slow.writesAllowed(keyOfShard(new ShardMap(16), 0)), "the first shard's deadline, 1.5 s earlier, has passed");
+        now.set(lastSent + RENEW.toNanos());
+        assertFalse(slow.writesAllowed(last), "not a moment longer");
     }
 
     @Test
