@@ -1,6 +1,7 @@
 package dev.mooring.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.Cleanup;
@@ -249,6 +250,39 @@ class ControllerRunnerTest {
         assertEquals(List.of(runner), failed, "the runtime is told once");
         source.add(deployment("web", "1", 1));
         assertEquals(0, queue.depth(), "a failed controller's queue takes no work");
+    }
+
+    @Test
+    void theSourcesAreThePrimaryFirstEachOnceAndAFailureOfAnyFailsTheController() throws Exception {
+        FakeSource<V1ConfigMap> children = new FakeSource<>(CONFIG_MAPS);
+        FakeSource<V1ConfigMap> dependency = new FakeSource<>(new ResourceType<>("", "v1", "Secret", "secrets", true,
+                V1ConfigMap.class));
+        runner = runner(definition(null, false, null), (deployment, context) -> Result.done());
+        runner.attachPrimary(source);
+        runner.attachOwned(children);
+        runner.attachWatch(dependency, new WatchMapper(V1ConfigMap.class, "none", object -> List.of()));
+        runner.attachWatch(dependency, new WatchMapper(V1ConfigMap.class, "again", object -> List.of()));
+        assertEquals(List.of(source, children, dependency), runner.sources());
+        runner.startWorkers(workers, timers);
+
+        children.failWith(new IllegalStateException("403 on the children's watch"));
+        assertEquals(ControllerState.FAILED, runner.state(), "an owned kind's source failing fails the controller");
+        assertTrue(runner.failure().orElseThrow().getMessage().contains("403 on the children's watch"),
+                runner.failure().orElseThrow().getMessage());
+    }
+
+    @Test
+    void aPassAskedForByKeyRunsAgainstTheCachedObject() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        runner.enqueue(new ObjectKey("ops", "web"));
+        awaitOutcomes(2);
+        assertEquals(2, seen.size());
+        assertThrows(NullPointerException.class, () -> runner.enqueue(null));
     }
 
     @Test
