@@ -3,6 +3,7 @@ package dev.mooring.engine.access;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
@@ -144,6 +145,44 @@ class DelegatedAccessTest {
         assertEquals(List.of(), server.paths);
         assertNull(DelegatedAccess.bearerToken("Bearer"));
         assertEquals("t0k3n", DelegatedAccess.bearerToken(" BEARER t0k3n "));
+    }
+
+    @Test
+    void aTokenIsPrintableAsciiOfOneTo16KiBCharactersAndTheReviewsSayWhatTheyAre() {
+        assertEquals("x", DelegatedAccess.bearerToken("Bearer x"), "the shortest header");
+        String longest = "x".repeat(DelegatedAccess.MAX_TOKEN_LENGTH);
+        assertEquals(longest, DelegatedAccess.bearerToken("Bearer " + longest));
+        assertEquals("!~", DelegatedAccess.bearerToken("Bearer !~"), "the first and last printable characters");
+        assertNull(DelegatedAccess.bearerToken("Bearer a\u007fb"));
+        assertNull(DelegatedAccess.bearerToken("Bearer a\u001fb"));
+        assertNull(DelegatedAccess.bearerToken("Bearerxx"));
+        server.answer = server(true);
+        DelegatedAccess access = access(10);
+        assertEquals("no bearer token (Authorization: Bearer <token>)", access.check(" ", PATH, "get").reason());
+        assertEquals("the Authorization header is not 'Bearer <token>' with a token of at most 16384 characters",
+                access.check("Basic x", PATH, "get").reason());
+        assertTrue(access.check("Bearer good", PATH, "get").allowed());
+        assertEquals("authentication.k8s.io/v1", server.bodies.get(0).get("apiVersion").getAsString());
+        assertEquals("TokenReview", server.bodies.get(0).get("kind").getAsString());
+        assertEquals("authorization.k8s.io/v1", server.bodies.get(1).get("apiVersion").getAsString());
+        assertEquals("SubjectAccessReview", server.bodies.get(1).get("kind").getAsString());
+        assertEquals(1, access.cached());
+        assertThrows(IllegalArgumentException.class, () -> access(0));
+        assertEquals(0, access(1).cached());
+    }
+
+    @Test
+    void aFullCacheDropsItsExpiredDecisionsFirst() {
+        server.answer = server(true);
+        DelegatedAccess access = access(2);
+        assertTrue(access.check("Bearer old", PATH, "get").allowed());
+        clock.now = clock.now.plus(Duration.ofMinutes(2)); // the allowance of "old" expired
+        assertTrue(access.check("Bearer kept", PATH, "get").allowed());
+        assertTrue(access.check("Bearer new", PATH, "get").allowed());
+        assertEquals(2, access.cached(), "the expired decision made room; the live one stayed");
+        int asked = server.paths.size();
+        assertTrue(access.check("Bearer kept", PATH, "get").allowed());
+        assertEquals(asked, server.paths.size(), "the live decision is still cached");
     }
 
     @Test
