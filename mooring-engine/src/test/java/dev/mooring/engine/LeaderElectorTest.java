@@ -126,6 +126,38 @@ class LeaderElectorTest {
     }
 
     @Test
+    void theTakeoverComesExactlyAtTheLeaseDurationAndWritesANewHoldersRecord() {
+        api.store("b", 15, 3);
+        LeaderElector a = elector("a");
+        assertFalse(a.attempt());
+        advance(LEASE.minusNanos(1));
+        assertFalse(a.attempt(), "a nanosecond before the advertised duration: still b's");
+        advance(Duration.ofNanos(1));
+        assertTrue(a.attempt(), "at the duration: taken over");
+        JsonObject spec = api.lease.getAsJsonObject("spec");
+        assertEquals("a", spec.get("holderIdentity").getAsString());
+        assertEquals(LEASE.toSeconds(), spec.get("leaseDurationSeconds").getAsLong(), "this replica's duration, not b's");
+        assertEquals(spec.get("acquireTime").getAsString(), spec.get("renewTime").getAsString(), "acquired when renewed");
+        assertEquals(4, api.transitions());
+        String acquired = spec.get("acquireTime").getAsString();
+        advance(RETRY);
+        assertTrue(a.attempt(), "its own renewal");
+        JsonObject renewed = api.lease.getAsJsonObject("spec");
+        assertEquals(acquired, renewed.get("acquireTime").getAsString(), "a renewal keeps the acquire time");
+        assertEquals(4, api.transitions(), "and counts no transition");
+    }
+
+    @Test
+    void contactLastsALeaseDurationAndALeaderAtItsRenewDeadlineHasLostTheLease() {
+        LeaderElector a = elector("a");
+        assertTrue(a.attempt());
+        advance(LEASE.minusNanos(1));
+        assertTrue(a.connected(), "answered within the lease duration");
+        advance(Duration.ofNanos(1));
+        assertFalse(a.connected(), "a lease duration without an answer: not connected");
+    }
+
+    @Test
     void aStandbyTriesAgainTheMomentAHeldLeaseWouldExpireNotARetryPeriodLater() {
         api.store("b", 15, 0);
         LeaderElector a = elector("a");
