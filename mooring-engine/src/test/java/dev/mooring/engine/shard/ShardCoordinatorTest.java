@@ -185,6 +185,34 @@ class ShardCoordinatorTest {
         assertDisjointAndComplete(4, a, b);
     }
 
+    /**
+     * A shard Lease of a replica that is gone (no member Lease, a record that does not change) is
+     * taken over exactly when the record stayed unchanged for the duration that Lease advertises,
+     * not this replica's; the takeover writes a new holder's record and counts a transition.
+     */
+    @Test
+    void aGoneHoldersShardIsTakenExactlyAtItsAdvertisedDurationWithANewHoldersRecord() {
+        api.leases.put("work-shard-0", JsonParser.parseString("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
+                + "\"metadata\":{\"name\":\"work-shard-0\",\"namespace\":\"ops\",\"uid\":\"u-ghost\",\"resourceVersion\":\"1\"},"
+                + "\"spec\":{\"holderIdentity\":\"ghost\",\"leaseDurationSeconds\":7,\"leaseTransitions\":2}}").getAsJsonObject());
+        ShardCoordinator b = replica("b", 2);
+        b.step();
+        assertEquals(List.of(1), b.owned(), "the ghost's shard is not taken at first sight");
+        advance(Duration.ofSeconds(7).minusNanos(1));
+        b.step();
+        assertEquals(List.of(1), b.owned(), "a nanosecond before the ghost's 7 s");
+        advance(Duration.ofNanos(1));
+        b.step();
+        assertEquals(List.of(0, 1), b.owned(), "unchanged for its 7 s (not b's 15): taken");
+        JsonObject spec = api.leases.get("work-shard-0").getAsJsonObject("spec");
+        assertEquals("b", spec.get("holderIdentity").getAsString());
+        assertEquals(LEASE.toSeconds(), spec.get("leaseDurationSeconds").getAsLong());
+        assertEquals(3, spec.get("leaseTransitions").getAsLong());
+        assertEquals(spec.get("acquireTime").getAsString(), spec.get("renewTime").getAsString());
+        assertEquals(List.of("b+1", "b+0"), events);
+        assertEquals(2, counted.get("b+"));
+    }
+
     @Test
     void aStoppedReplicaFreesItsShardsAndLeavesTheGroup() throws Exception {
         ShardCoordinator a = replica("a", 3);
