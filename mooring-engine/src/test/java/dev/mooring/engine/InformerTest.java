@@ -97,6 +97,18 @@ class InformerTest {
     }
 
     @Test
+    void anInitialListThatFailsPartWayIsReadAgainWithoutTheObjectsOfTheFailedAttempt() throws Exception {
+        api.lists.add("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":{\"resourceVersion\":\"10\","
+                + "\"continue\":\"page-2\"},\"items\":[" + configMap("a", "5") + "," + configMap("b", "6") + "]}");
+        api.lists.add(UNAVAILABLE);
+        api.lists.add(list("12", configMap("a", "5"))); // b was deleted between the attempts
+        start();
+        assertEquals(List.of("list a"), seen, "b, read by the failed attempt only, is never told");
+        assertFalse(informer.get(new ObjectKey("ops", "b")).isPresent(), "nor cached");
+        assertEquals(1, informer.list().size());
+    }
+
+    @Test
     void anExpiredHistoryRelistsConsistentlyAndReportsWhatWentMeanwhile() throws Exception {
         api.lists.add(list("10", configMap("a", "5"), configMap("b", "6")));
         api.lists.add(list("30", configMap("a", "25")));
@@ -216,6 +228,9 @@ class InformerTest {
         assertTrue(api.queries.size() >= count, "requests: " + api.queries);
     }
 
+    /** A list answer that is a 503 instead. */
+    private static final String UNAVAILABLE = "503";
+
     private static String configMap(String name, String version) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ops\","
                 + "\"resourceVersion\":\"" + version + "\",\"uid\":\"uid-" + name + "\"}}";
@@ -253,6 +268,10 @@ class InformerTest {
             accepts.add((watch ? "watch " : "list ") + request.header("Accept"));
             if (!watch) {
                 String body = lists.isEmpty() ? list("99") : lists.poll();
+                if (body.equals(UNAVAILABLE)) {
+                    return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(503).message("scripted")
+                            .body(ResponseBody.create("{\"kind\":\"Status\",\"code\":503}", MediaType.get("application/json"))).build();
+                }
                 return respond(request, body);
             }
             if (silentWatches > 0) {
