@@ -2,6 +2,7 @@ package dev.mooring.engine.admission;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -127,6 +128,52 @@ class WebhookTlsTest {
         // without a CA file, the store holds the key alone
         new WebhookTls(dir.resolve("tls.crt"), dir.resolve("tls.key"), null, dir.resolve("store.p12"), "x".toCharArray()).install();
         assertEquals(1, load(dir.resolve("store.p12")).size());
+    }
+
+    /**
+     * The client trust store and its configuration are written when the CAs change and left alone
+     * when not; a rewrite writes the key store anyway; the fingerprint covers all three PEM files;
+     * outside Liberty a reload touches the key store.
+     */
+    @Test
+    void theClientTrustIsWrittenOnlyWhenItsCasChangeAndTheFingerprintCoversEveryFile() throws Exception {
+        Files.write(dir.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
+        selfSigned(dir);
+        Path ca = Files.createDirectories(dir.resolve("ca"));
+        Files.write(ca.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
+        selfSigned(ca);
+        Files.write(dir.resolve("clients.pem"), Files.readAllBytes(ca.resolve("tls.crt")));
+        WebhookTls tls = new WebhookTls(dir.resolve("tls.crt"), dir.resolve("tls.key"), dir.resolve("clients.pem"),
+                dir.resolve("store.p12"), "x".toCharArray());
+        X509Certificate leaf = tls.install();
+        Path trust = dir.resolve("mooring-webhook-clients.p12");
+        Path selects = dir.resolve("mooring-webhook-clients.xml");
+        Files.setLastModifiedTime(trust, FileTime.fromMillis(0));
+        Files.setLastModifiedTime(selects, FileTime.fromMillis(0));
+        tls.install();
+        assertEquals(0, Files.getLastModifiedTime(trust).toMillis(), "the same CAs: the trust store is not written");
+        assertEquals(0, Files.getLastModifiedTime(selects).toMillis(), "nor its configuration");
+
+        byte[] before = tls.fingerprint();
+        Files.write(ca.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
+        selfSigned(ca);
+        Files.write(dir.resolve("clients.pem"), Files.readAllBytes(ca.resolve("tls.crt")));
+        assertFalse(java.util.Arrays.equals(before, tls.fingerprint()), "a new client CA changes the fingerprint");
+        tls.install();
+        assertTrue(Files.getLastModifiedTime(trust).toMillis() > 0, "another CA: the trust store is written");
+        assertEquals(1, load(trust).size());
+
+        Files.setLastModifiedTime(dir.resolve("store.p12"), FileTime.fromMillis(0));
+        assertEquals(leaf, tls.rewrite(), "a rewrite answers the leaf certificate");
+        assertTrue(Files.getLastModifiedTime(dir.resolve("store.p12")).toMillis() > 0, "and writes the key store though unchanged");
+
+        byte[] beforeKey = tls.fingerprint();
+        Files.write(dir.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
+        assertFalse(java.util.Arrays.equals(beforeKey, tls.fingerprint()), "a new key changes the fingerprint");
+
+        Files.setLastModifiedTime(dir.resolve("store.p12"), FileTime.fromMillis(0));
+        assertFalse(tls.reload(), "no Liberty MBean here");
+        assertTrue(Files.getLastModifiedTime(dir.resolve("store.p12")).toMillis() > 0, "the key store touched instead");
     }
 
     /** The self-check against a real TLS server: the certificate it presents, and whether it asks for a client certificate. */
