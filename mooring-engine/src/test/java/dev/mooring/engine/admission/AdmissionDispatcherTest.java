@@ -3,6 +3,7 @@ package dev.mooring.engine.admission;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.Cache;
@@ -336,6 +337,19 @@ class AdmissionDispatcherTest {
                 "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"operation\":\"CREATE\"}}"));
     }
 
+    /** Routes of several beans are served together: two at one path are refused when the dispatcher is made, naming both. */
+    @Test
+    void twoRoutesAtOnePathAreRefusedWhenTheDispatcherIsMade() {
+        List<BoundRoute> twice = new ArrayList<>(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies));
+        twice.addAll(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies));
+        IllegalArgumentException clash = assertThrows(IllegalArgumentException.class, () -> new AdmissionDispatcher(twice, executor,
+                new NoReads(), RequestScope.NONE, counting, unhurried(), ClientTrust.ANY));
+        assertTrue(clash.getMessage().contains("are both served at "), clash.getMessage());
+        List<AdmissionRoute> routes = twice.stream().map(BoundRoute::route).toList();
+        assertThrows(IllegalArgumentException.class, () -> WebhookConfigurations.of(routes, List.of(), "operators",
+                WebhookConfigurationsTest.TARGET), "nor are they registered");
+    }
+
     @Test
     void aRequestTheRouteDoesNotAdmitIs400WithTheUid() {
         String wrongOperation = review("DELETE", null, widget("w", "green"));
@@ -348,6 +362,21 @@ class AdmissionDispatcherTest {
                 .replace("\"resource\":\"widgets\"", "\"resource\":\"gadgets\"")));
         assertAnswer(400, "request.subResource", post(WIDGETS, review("CREATE", widget("w", "green"), null)
                 .replace("\"operation\"", "\"subResource\":\"status\",\"operation\"")));
+        String green = review("CREATE", widget("w", "green"), null);
+        // every part of the kind and of the resource is compared, and the message names both sides
+        assertAnswer(400, "request.kind other.com/v1 Widget is not example.com/v1 Widget, the kind this webhook admits",
+                post(WIDGETS, green.replace("\"group\":\"example.com\",\"version\":\"v1\",\"kind\"",
+                        "\"group\":\"other.com\",\"version\":\"v1\",\"kind\"")));
+        assertAnswer(400, "request.kind example.com/v2 Widget is not", post(WIDGETS, green.replace(
+                "\"version\":\"v1\",\"kind\":\"Widget\"", "\"version\":\"v2\",\"kind\":\"Widget\"")));
+        assertAnswer(400, "request.resource other.com/v1 widgets is not example.com/v1 widgets", post(WIDGETS, green.replace(
+                "\"group\":\"example.com\",\"version\":\"v1\",\"resource\"", "\"group\":\"other.com\",\"version\":\"v1\",\"resource\"")));
+        assertAnswer(400, "request.resource example.com/v2 widgets is not", post(WIDGETS, green.replace(
+                "\"version\":\"v1\",\"resource\":\"widgets\"", "\"version\":\"v2\",\"resource\":\"widgets\"")));
+        assertAnswer(400, "request.resource v1 widgets is not example.com/v1 widgets", post(WIDGETS, green.replace(
+                "\"group\":\"example.com\",\"version\":\"v1\",\"resource\"", "\"group\":\"\",\"version\":\"v1\",\"resource\"")));
+        assertAnswer(400, "request.resource (missing) is not", post(WIDGETS, green.replace(
+                "\"resource\":{\"group\":\"example.com\",\"version\":\"v1\",\"resource\":\"widgets\"},", "")));
         assertAnswer(400, "a CREATE request has an object and no oldObject", post(WIDGETS, review("CREATE", null, null)));
         assertAnswer(400, "a UPDATE request has an object and an oldObject", post(WIDGETS, review("UPDATE", widget("w", "a"), null)));
         String deployment = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"}}";
