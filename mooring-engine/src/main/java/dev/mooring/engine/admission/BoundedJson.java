@@ -204,7 +204,11 @@ public final class BoundedJson {
     }
 
     private static String location(RuntimeException e) {
-        if (String.valueOf(e.getMessage()).contains("EOF")) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("Expected EOF")) {
+            return ": content after the end of the document"; // Parsson: "Expected EOF token, but got ..."
+        }
+        if (message.contains("EOF")) {
             return ": the document ends early";
         }
         if (e instanceof jakarta.json.stream.JsonParsingException parsing && parsing.getLocation() != null) {
