@@ -1,0 +1,37 @@
+package dev.mooring.engine.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import org.junit.jupiter.api.Test;
+
+/** What a Lease written by Mooring says: a new holder's, and a freed one's. */
+class LeasesTest {
+
+    @Test
+    void aNewLeaseNamesItsHolderDurationAndTimesWithNoTransition() {
+        JsonObject lease = Leases.held("ops", "work", "pod-a", 15);
+        assertEquals("coordination.k8s.io/v1", lease.get("apiVersion").getAsString());
+        assertEquals("Lease", lease.get("kind").getAsString());
+        assertEquals("{\"name\":\"work\",\"namespace\":\"ops\"}", lease.getAsJsonObject("metadata").toString());
+        JsonObject spec = lease.getAsJsonObject("spec");
+        assertEquals("pod-a", spec.get("holderIdentity").getAsString());
+        assertEquals(15, spec.get("leaseDurationSeconds").getAsLong());
+        assertEquals(0, spec.get("leaseTransitions").getAsLong());
+        assertEquals(spec.get("acquireTime").getAsString(), spec.get("renewTime").getAsString());
+        assertTrue(spec.get("renewTime").getAsString().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z"), spec.toString());
+    }
+
+    @Test
+    void aFreedLeaseHasNoHolderAndAdvertisesOneSecond() {
+        JsonObject lease = Leases.held("ops", "work", "pod-a", 15);
+        lease.getAsJsonObject("spec").addProperty("renewTime", "2020-01-01T00:00:00.000000Z");
+        JsonObject freed = Leases.freed(lease);
+        JsonObject spec = freed.getAsJsonObject("spec");
+        assertEquals("", spec.get("holderIdentity").getAsString());
+        assertEquals(1, spec.get("leaseDurationSeconds").getAsLong());
+        assertTrue(spec.get("renewTime").getAsString().compareTo("2020-01-01T00:00:00.000000Z") > 0, "renewed now");
+        assertEquals(0, spec.get("leaseTransitions").getAsLong(), "the rest kept");
+    }
+}
