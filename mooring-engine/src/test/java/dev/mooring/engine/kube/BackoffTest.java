@@ -72,4 +72,43 @@ class BackoffTest {
         assertEquals(ms(10), policy.when("a"));
         assertEquals(1, policy.numRequeues("b"));
     }
+
+    @Test
+    void theLimitsOfTheArgumentsAreInclusiveWhereTheyAllowEquality() {
+        assertEquals(Duration.ofSeconds(2), Backoff.exponential(Duration.ofSeconds(2), Duration.ofSeconds(2)).delay(5),
+                "a cap equal to the first delay");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Backoff.exponential(Duration.ofSeconds(2), Duration.ofMillis(1999)));
+        Backoff exact = Backoff.constant(Duration.ofSeconds(1)).withJitter(0.5, 0.5);
+        assertEquals(Duration.ofMillis(500), exact.delay(0), "low equal to high: that factor");
+        assertEquals(Duration.ofNanos(1), Backoff.constant(Duration.ofSeconds(1)).withJitter(0, 0).delay(0), "never below a nanosecond");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Backoff.constant(Duration.ofSeconds(1)).withJitter(-0.01, 1));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Backoff.constant(Duration.ofSeconds(1)).withJitter(1.01, 1));
+    }
+
+    @Test
+    void doublingStopsAtTheCapWithoutOverflowEvenForAOneNanosecondStart() {
+        Backoff nanos = Backoff.exponential(Duration.ofNanos(1), null);
+        assertEquals(Duration.ofNanos(1L << 61), nanos.delay(61), "the last doubling that fits");
+        assertEquals(Duration.ofNanos(Long.MAX_VALUE), nanos.delay(62), "past it: the (absent) cap, not an overflow");
+        assertEquals(Duration.ofNanos(Long.MAX_VALUE), nanos.delay(1000));
+        Backoff seconds = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(60));
+        assertEquals(Duration.ofSeconds(32), seconds.delay(5));
+        assertEquals(Duration.ofSeconds(60), seconds.delay(6));
+    }
+
+    @Test
+    void theDefaultRandomDrawsInsideTheJitterRange() {
+        Backoff jittered = Backoff.constant(Duration.ofSeconds(10)).withJitter(0.9, 1.1);
+        java.util.Set<Duration> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            Duration delay = jittered.delay(0);
+            org.junit.jupiter.api.Assertions.assertTrue(delay.compareTo(Duration.ofSeconds(9)) >= 0
+                    && delay.compareTo(Duration.ofSeconds(11)) < 0, delay.toString());
+            seen.add(delay);
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(seen.size() > 1, "not one fixed factor: " + seen);
+    }
 }
