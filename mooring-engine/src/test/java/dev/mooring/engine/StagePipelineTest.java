@@ -67,4 +67,60 @@ class StagePipelineTest {
                 "the next pass runs the first stage again, not only from the stage that waited");
         assertEquals("v1", map.getData().get("config"));
     }
+
+    /** Three stages of a Deployment; the second fails with what {@code failure} holds. */
+    public static final class Failing {
+        RuntimeException failure = new IllegalStateException("the database refused");
+
+        @Stage(value = "Configured", order = 1)
+        public void configure(io.kubernetes.client.openapi.models.V1Deployment deployment) {
+        }
+
+        @Stage(value = "Served", order = 2)
+        public void serve(io.kubernetes.client.openapi.models.V1Deployment deployment) {
+            throw failure;
+        }
+
+        @Stage(value = "Exposed", order = 3)
+        public void expose(io.kubernetes.client.openapi.models.V1Deployment deployment) {
+        }
+    }
+
+    @Test
+    void aFailingStageIsReportedWithItsReasonTheLaterStagesBlockedAndAWarningEvent() throws Exception {
+        Failing bean = new Failing();
+        StagePipeline<io.kubernetes.client.openapi.models.V1Deployment> pipeline = new StagePipeline<>(
+                StagePlan.of(Failing.class, io.kubernetes.client.openapi.models.V1Deployment.class), bean);
+        assertEquals(Set.of("Configured", "Served", "Exposed", "Ready"), pipeline.managedConditions());
+        io.kubernetes.client.openapi.models.V1Deployment deployment = new io.kubernetes.client.openapi.models.V1Deployment()
+                .apiVersion("apps/v1").kind("Deployment").metadata(new V1ObjectMeta().namespace("ops").name("a").uid("u-a").resourceVersion("7").generation(3L))
+                .status(new io.kubernetes.client.openapi.models.V1DeploymentStatus());
+        RecordingClient client = new RecordingClient();
+        client.stored.add(deployment);
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> pass = new ReconcileContext<>("staged", new ObjectKey("ops", "a"),
+                deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> pipeline.reconcile(deployment, pass));
+        assertEquals("the database refused", thrown.getMessage(), "the stage's failure goes on to the runner (retried)");
+        assertEquals(List.of(new EventRecorder.Queued(dev.mooring.api.EventType.WARNING, "ReconcileFailed", "Served",
+                "Served failed (IllegalStateException); see controller logs")), pass.queuedEvents());
+        pass.persistStatus();
+        String patch = client.requests.get(client.requests.size() - 1);
+        com.google.gson.JsonArray operations = com.google.gson.JsonParser.parseString(patch.substring(patch.indexOf('['))).getAsJsonArray();
+        java.util.Map<String, String> conditions = new java.util.LinkedHashMap<>();
+        operations.get(2).getAsJsonObject().getAsJsonObject("value").getAsJsonArray("conditions").forEach(element -> {
+            com.google.gson.JsonObject condition = element.getAsJsonObject();
+            conditions.put(condition.get("type").getAsString(), condition.get("status").getAsString() + " "
+                    + condition.get("reason").getAsString() + ": " + condition.get("message").getAsString());
+        });
+        assertEquals(Map.of("Configured", "True Succeeded: ",
+                "Served", "False ReconcileFailed: Served failed (IllegalStateException); see controller logs",
+                "Exposed", "Unknown DependencyNotReady: Served is not ready",
+                "Ready", "False ReconcileFailed: Served failed (IllegalStateException); see controller logs"), conditions);
+
+        bean.failure = new dev.mooring.api.TerminalException("no such plan");
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> terminal = new ReconcileContext<>("staged",
+                new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
+        assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.reconcile(deployment, terminal));
+        assertEquals("TerminalError", terminal.queuedEvents().get(0).reason(), "a terminal failure says so");
+    }
 }
