@@ -161,6 +161,52 @@ class CrdsTest {
         }
     }
 
+    @CustomResource(group = "example.com", version = "v1", kind = "Plain")
+    @dev.mooring.api.crd.PrinterColumn(name = "Size", jsonPath = ".spec.size")
+    static class Plain implements KubernetesObject {
+        String apiVersion;
+        String kind;
+        V1ObjectMeta metadata;
+        @jakarta.validation.constraints.NotNull Spec spec;
+
+        static class Spec {
+            int size;
+        }
+
+        @Override
+        public V1ObjectMeta getMetadata() {
+            return metadata;
+        }
+
+        @Override
+        public String getApiVersion() {
+            return apiVersion;
+        }
+
+        @Override
+        public String getKind() {
+            return kind;
+        }
+    }
+
+    @CustomResource(group = "example.com", version = "v1", kind = "Scaled")
+    @dev.mooring.api.crd.ScaleSubresource(specReplicasPath = "spec.replicas", statusReplicasPath = ".status.replicas")
+    static class BadScalePath extends Plain {
+    }
+
+    @Test
+    void aKindWithoutStatusHasNoSubresourceARequiredSpecIsFineAndAColumnOnlyWhatItSays() {
+        JsonObject version = at(Crds.of(List.of(Plain.class)).get(0), "/spec/versions/0").asJsonObject();
+        assertFalse(version.containsKey("subresources"), "no status field, no scale: no subresources");
+        assertEquals("[\"spec\"]", version.getJsonObject("schema").getJsonObject("openAPIV3Schema").get("required").toString(),
+                "a required spec is allowed (only a required status is refused)");
+        assertEquals("[{\"name\":\"Size\",\"type\":\"string\",\"jsonPath\":\".spec.size\"}]",
+                version.get("additionalPrinterColumns").toString(), "no description or priority unless given");
+        IllegalArgumentException scale = assertThrows(IllegalArgumentException.class, () -> Crds.of(List.of(BadScalePath.class)));
+        assertEquals(BadScalePath.class.getName() + ": @ScaleSubresource paths are JSON paths such as .spec.replicas, not 'spec.replicas'",
+                scale.getMessage());
+    }
+
     @CustomResource(group = "example.com", version = "v1beta1", kind = "Gadget")
     static class GadgetBeta extends Gadget {
     }

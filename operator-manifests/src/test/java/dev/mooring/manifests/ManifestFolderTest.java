@@ -98,11 +98,16 @@ class ManifestFolderTest {
         assertEquals("big.yaml is larger than " + ManifestFolder.MAX_FILE_BYTES + " bytes", refused.getMessage());
         long used = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
         assertTrue(used < Duration.ofSeconds(1).toNanos(), "refused on its size, without parsing: " + used / 1e6 + " ms of CPU");
+        Files.writeString(folder.resolve("big.yaml"), "#".repeat(ManifestFolder.MAX_FILE_BYTES - 1) + "\n");
+        assertEquals(ManifestFolder.MAX_FILE_BYTES, Files.size(folder.resolve("big.yaml")));
+        assertEquals(ManifestFolder.MAX_FILE_BYTES, ManifestFolder.text(folder, "big.yaml").length(), "a file of exactly the limit is read");
     }
 
     @Test
     void tooManyDocumentsAreRefused() throws Exception {
         Path folder = folder("many.yaml");
+        Files.writeString(folder.resolve("many.yaml"), ("---\n" + CONFIG_MAP).repeat(ManifestFolder.MAX_DOCUMENTS));
+        assertEquals(ManifestFolder.MAX_DOCUMENTS, ManifestFolder.read(folder).size(), "the most documents a file may hold");
         Files.writeString(folder.resolve("many.yaml"), ("---\n" + CONFIG_MAP).repeat(ManifestFolder.MAX_DOCUMENTS + 1));
         assertEquals("many.yaml holds more than " + ManifestFolder.MAX_DOCUMENTS + " YAML documents",
                 assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder)).getMessage());
