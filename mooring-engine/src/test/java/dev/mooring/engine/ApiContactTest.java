@@ -7,11 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.client.KubernetesException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,35 +16,17 @@ class ApiContactTest {
 
     private static final KubernetesException DOWN = new KubernetesException(0, "", "connection refused", null);
 
-    private final List<String> logged = new CopyOnWriteArrayList<>();
     /** The informer's logger, which ApiContact writes to (its records belong to the informer). */
-    private final Logger logger = Logger.getLogger(Informer.class.getName());
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record.getLevel() + " " + (record.getParameters() == null ? record.getMessage()
-                    : java.text.MessageFormat.format(record.getMessage(), record.getParameters())));
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final LogCapture log = new LogCapture(Informer.class);
 
     @BeforeEach
     void listen() {
-        logger.addHandler(handler);
-        logger.setLevel(Level.ALL);
+        log.start();
     }
 
     @AfterEach
     void stopListening() {
-        logger.removeHandler(handler);
-        logger.setLevel(null);
+        log.stop();
     }
 
     private static boolean within(Duration delay, Duration low, Duration high) {
@@ -91,14 +68,17 @@ class ApiContactTest {
     void theFirstFailureWarnsTheRestAreQuietAndTheReturnIsToldOnce() {
         ApiContact contact = new ApiContact(() -> "ConfigMap in ops", Duration.ofSeconds(60));
         contact.answered();
+        List<String> logged = log.lines();
         assertEquals(List.of(), logged, "a first answer is no news");
         contact.failed(DOWN);
         contact.failed(DOWN);
+        logged = log.lines();
         assertEquals(2, logged.size());
         assertTrue(logged.get(0).startsWith("WARNING Watch of ConfigMap in ops failed, retrying in "), logged.get(0));
         assertTrue(logged.get(1).startsWith("FINE "), logged.get(1));
         contact.answered();
         contact.answered();
+        logged = log.lines();
         assertEquals("INFO The API server answers the informer of ConfigMap in ops again", logged.get(2));
         assertEquals(3, logged.size(), "told once");
     }

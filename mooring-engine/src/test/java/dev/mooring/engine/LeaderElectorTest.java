@@ -15,10 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
@@ -43,33 +41,17 @@ class LeaderElectorTest {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final ScriptedLease api = new ScriptedLease();
-    private final List<LogRecord> logged = new ArrayList<>();
-    private final Logger logger = Logger.getLogger(LeaderElector.class.getName());
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final LogCapture log = new LogCapture(LeaderElector.class);
+    private final List<LogRecord> logged = log.records;
 
     @BeforeEach
     void listen() {
-        logger.addHandler(handler);
-        logger.setLevel(Level.ALL);
+        log.start();
     }
 
     @AfterEach
     void stopListening() {
-        logger.removeHandler(handler);
-        logger.setLevel(null);
+        log.stop();
     }
 
     private LeaderElector elector(String identity) {

@@ -163,29 +163,11 @@ class CrdsTest {
 
     @CustomResource(group = "example.com", version = "v1", kind = "Plain")
     @dev.mooring.api.crd.PrinterColumn(name = "Size", jsonPath = ".spec.size")
-    static class Plain implements KubernetesObject {
-        String apiVersion;
-        String kind;
-        V1ObjectMeta metadata;
+    static class Plain extends dev.mooring.api.CustomObject {
         @jakarta.validation.constraints.NotNull Spec spec;
 
         static class Spec {
             int size;
-        }
-
-        @Override
-        public V1ObjectMeta getMetadata() {
-            return metadata;
-        }
-
-        @Override
-        public String getApiVersion() {
-            return apiVersion;
-        }
-
-        @Override
-        public String getKind() {
-            return kind;
         }
     }
 

@@ -89,16 +89,22 @@ class WebhookTlsTest {
      * The client CAs are trusted entries beside the key and in a trust store of their own; a changed CA
      * file rewrites the store, an unchanged one does not.
      */
-    @Test
-    void clientCasAreTrustedEntriesOfTheSameStore() throws Exception {
+    /** A serving pair in {@code dir} and the self-signed CA of folder {@code ca} as the client CA file clients.pem. */
+    private WebhookTls withClientCa(Path ca) throws Exception {
         Files.write(dir.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
         selfSigned(dir);
-        Path ca = Files.createDirectories(dir.resolve("ca"));
+        Files.createDirectories(ca);
         Files.write(ca.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
         selfSigned(ca);
         Files.write(dir.resolve("clients.pem"), Files.readAllBytes(ca.resolve("tls.crt")));
-        WebhookTls tls = new WebhookTls(dir.resolve("tls.crt"), dir.resolve("tls.key"), dir.resolve("clients.pem"),
-                dir.resolve("store.p12"), "x".toCharArray());
+        return new WebhookTls(dir.resolve("tls.crt"), dir.resolve("tls.key"), dir.resolve("clients.pem"), dir.resolve("store.p12"),
+                "x".toCharArray());
+    }
+
+    @Test
+    void clientCasAreTrustedEntriesOfTheSameStore() throws Exception {
+        Path ca = dir.resolve("ca");
+        WebhookTls tls = withClientCa(ca);
         tls.install();
         KeyStore store = load(dir.resolve("store.p12"));
         assertEquals(2, store.size());
@@ -137,14 +143,8 @@ class WebhookTlsTest {
      */
     @Test
     void theClientTrustIsWrittenOnlyWhenItsCasChangeAndTheFingerprintCoversEveryFile() throws Exception {
-        Files.write(dir.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
-        selfSigned(dir);
-        Path ca = Files.createDirectories(dir.resolve("ca"));
-        Files.write(ca.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
-        selfSigned(ca);
-        Files.write(dir.resolve("clients.pem"), Files.readAllBytes(ca.resolve("tls.crt")));
-        WebhookTls tls = new WebhookTls(dir.resolve("tls.crt"), dir.resolve("tls.key"), dir.resolve("clients.pem"),
-                dir.resolve("store.p12"), "x".toCharArray());
+        Path ca = dir.resolve("ca");
+        WebhookTls tls = withClientCa(ca);
         X509Certificate leaf = tls.install();
         Path trust = dir.resolve("mooring-webhook-clients.p12");
         Path selects = dir.resolve("mooring-webhook-clients.xml");
