@@ -115,6 +115,9 @@ class ControllerOptionsTest {
                 () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.workers", "many")));
         assertMessage("mooring.controller.configmap.workers must be at least 1, got -2",
                 () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.workers", "-2")));
+        assertMessage("mooring.controller.configmap.workers must be at least 1, got 0",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.workers", "0")));
+        assertEquals(1, resolve(Defaults.class, Map.of("mooring.controller.configmap.workers", "1")).workers(), "one worker is allowed");
         assertMessage("set either namespace ('apps') or all-namespaces", () -> resolve(BothScopes.class, Map.of()));
         assertMessage("@Controller(resync) on " + BadResync.class.getName() + " must be a duration",
                 () -> resolve(BadResync.class, Map.of()));

@@ -57,6 +57,8 @@ class ObjectTransformTest {
         assertEquals("Shapes.withoutData", transforms.get(0).description());
         V1ConfigMap shaped = (V1ConfigMap) transforms.get(0).transform().apply(new V1ConfigMap().data(Map.of("k", "v")));
         assertNull(shaped.getData());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> ObjectTransform.of(new Shapes(),
+                List.of(method("pods")), List.of(V1ConfigMap.class), "maps"), "of() checks before it makes transforms");
     }
 
     @Test
