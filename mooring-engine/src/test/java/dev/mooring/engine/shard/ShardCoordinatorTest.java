@@ -213,6 +213,38 @@ class ShardCoordinatorTest {
         assertEquals(2, counted.get("b+"));
     }
 
+    /**
+     * An API server that stops answering: the replica keeps its shards until their renew deadline,
+     * then gives them up; it is connected for one lease duration after the last answer; when the
+     * server answers again it takes them back.
+     */
+    @Test
+    void throughAnOutageShardsAreKeptUntilTheRenewDeadlineAndTakenBackAfter() {
+        ShardCoordinator a = replica("a", 2);
+        assertFalse(a.connected(), "no answer yet");
+        a.step();
+        assertEquals(List.of(0, 1), a.owned());
+        assertTrue(a.connected());
+        api.unavailable = true;
+        advance(RENEW.minusNanos(1));
+        a.step(); // the list fails: the round is skipped, nothing is lost yet
+        assertEquals(List.of(0, 1), a.owned(), "within the renew deadline");
+        advance(Duration.ofNanos(1));
+        a.step();
+        assertEquals(List.of(), a.owned(), "past the renew deadline its shards are given up");
+        assertEquals(2, counted.get("a!"));
+        assertTrue(a.connected(), "answered less than a lease duration ago");
+        advance(LEASE.minus(RENEW));
+        assertFalse(a.connected(), "a lease duration without an answer");
+        api.unavailable = false;
+        a.step();
+        assertTrue(a.connected());
+        advance(LEASE);
+        a.step();
+        a.step();
+        assertEquals(List.of(0, 1), a.owned(), "answered again: its own Leases, unchanged for their duration, taken back");
+    }
+
     @Test
     void aStoppedReplicaFreesItsShardsAndLeavesTheGroup() throws Exception {
         ShardCoordinator a = replica("a", 3);
@@ -379,7 +411,13 @@ class ShardCoordinatorTest {
             return leases.get(name).getAsJsonObject("spec").get("holderIdentity").getAsString();
         }
 
+        /** While true, every request is answered 503 (an API server that is down). */
+        boolean unavailable;
+
         synchronized Response answer(Request request) throws java.io.IOException {
+            if (unavailable) {
+                return respond(request, 503, "{\"kind\":\"Status\",\"code\":503,\"reason\":\"ServiceUnavailable\"}");
+            }
             String path = request.url().encodedPath();
             String method = request.method();
             if (method.equals("GET") && path.equals(LEASES)) {
