@@ -61,30 +61,12 @@ public final class Models {
         object.getMetadata().setManagedFields(managed);
     }
 
-    private static final java.util.regex.Pattern FIELD = java.util.regex.Pattern.compile("field `([^`]{1,63})`");
-
     /**
-     * What is wrong with a document that a model cannot decode, without any of its values:
-     * client-java's and Gson's messages quote the document or the offending value.
+     * What is wrong with a document that a model cannot decode, without any of its values
+     * ({@link dev.mooring.api.Manifests#decodeFailure}).
      */
     public static String decodeFailure(RuntimeException e) {
-        String message = String.valueOf(e.getMessage());
-        java.util.regex.Matcher field = FIELD.matcher(message);
-        String name = field.find() ? field.group(1).replaceAll("[^\\w.\\-/]", "?") : null;
-        if (name != null && message.contains("is not defined")) {
-            return "unknown field '" + name + "'";
-        }
-        if (name != null && message.contains("required field")) {
-            return "required field '" + name + "' is missing";
-        }
-        if (name != null) {
-            return "field '" + name + "' has the wrong type";
-        }
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return "a value of the wrong type or format (" + root.getClass().getSimpleName() + ")";
+        return dev.mooring.api.Manifests.decodeFailure(e);
     }
 
     /** Kind, namespace, name and uid of a JSON object, as far as they are strings. */
