@@ -69,6 +69,10 @@ class ManifestsTest {
         assertInstanceOf(DynamicKubernetesObject.class, objects.get(0));
         assertEquals("Deployment", objects.get(0).getKind());
         assertEquals("ConfigMap", objects.get(1).getKind());
+        var raw = ((DynamicKubernetesObject) objects.get(0)).getRaw();
+        assertEquals(3, raw.getAsJsonObject("spec").get("replicas").getAsInt(), "every field of the document is kept");
+        assertEquals("apps/v1", raw.get("apiVersion").getAsString());
+        assertEquals(null, raw.get("status"), "an absent member is null");
         assertEquals("web", Manifests.parse(DEPLOYMENT, DynamicKubernetesObject.class).getMetadata().getName());
     }
 

@@ -79,8 +79,6 @@ public class ReconcilerExtension implements Extension {
             }
             return;
         }
-        long contracts = ControllerOptions.CONTRACTS.stream()
-                .filter(contract -> ControllerOptions.typed(event.getBean().getTypes(), contract) != null).count();
         if (options == null) {
             event.addDefinitionError(new IllegalStateException("Reconciler bean " + beanClass.getName()
                     + " must be annotated @" + Controller.class.getName() + " to run as a controller"));
@@ -88,10 +86,13 @@ public class ReconcilerExtension implements Extension {
             event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
                     + " must implement " + Reconciler.class.getName() + "<T>, " + dev.mooring.api.Staged.class.getName()
                     + "<T> or " + dev.mooring.api.DesiredStateReconciler.class.getName() + "<T> with a concrete kind T"));
-        } else if (contracts > 1) {
-            event.addDefinitionError(new IllegalStateException("@Controller bean " + beanClass.getName()
-                    + " implements more than one of Reconciler, Staged and DesiredStateReconciler; a controller is one of them"));
         } else {
+            try {
+                ControllerOptions.checkOneContract(beanClass, event.getBean().getTypes());
+            } catch (IllegalArgumentException e) {
+                event.addDefinitionError(e);
+                return;
+            }
             candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods, indexMethods, transformMethods));
         }
     }

@@ -61,6 +61,7 @@ public final class ControllerOptions {
             interfaces.addAll(Arrays.asList(current.getGenericInterfaces()));
         }
         Class<? extends KubernetesObject> kind = reconciledKind(interfaces);
+        checkOneContract(type, interfaces);
         if (kind == null) {
             throw new IllegalArgumentException(type.getName() + " is a @Controller but implements none of Reconciler<T>,"
                     + " Staged<T> and DesiredStateReconciler<T> with a model type T");
@@ -287,6 +288,21 @@ public final class ControllerOptions {
             }
         }
         return null;
+    }
+
+    /**
+     * Refuses a bean that implements more than one of the {@link #CONTRACTS}: a controller
+     * reconciles one way, and which method would run is not the runtime's to guess.
+     *
+     * @throws IllegalArgumentException naming the class and the contracts it implements
+     */
+    public static void checkOneContract(Class<?> beanClass, Iterable<Type> types) {
+        List<String> implemented = CONTRACTS.stream().filter(contract -> typed(types, contract) != null)
+                .map(Class::getSimpleName).toList();
+        if (implemented.size() > 1) {
+            throw new IllegalArgumentException("@Controller bean " + beanClass.getName() + " implements " + String.join(" and ", implemented)
+                    + "; a controller is one of Reconciler, Staged and DesiredStateReconciler");
+        }
     }
 
     /** The type {@code contract<...>} among {@code types}, or null. */

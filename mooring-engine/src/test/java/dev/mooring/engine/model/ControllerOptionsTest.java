@@ -227,6 +227,34 @@ class ControllerOptionsTest {
                 () -> ControllerOptions.watchedKind(Mappers.class.getDeclaredMethod("notAModel", String.class)));
     }
 
+    @Controller
+    static class TwoContracts implements dev.mooring.api.Reconciler<V1ConfigMap>, dev.mooring.api.DesiredStateReconciler<V1ConfigMap> {
+        @Override
+        public dev.mooring.api.Result reconcile(V1ConfigMap resource, dev.mooring.api.Context<V1ConfigMap> context) {
+            return dev.mooring.api.Result.done();
+        }
+
+        @Override
+        public V1ConfigMap desired(V1ConfigMap resource, dev.mooring.api.Context<V1ConfigMap> context) {
+            return resource;
+        }
+    }
+
+    @Controller
+    static class OneContract implements dev.mooring.api.DesiredStateReconciler<V1ConfigMap> {
+        @Override
+        public V1ConfigMap desired(V1ConfigMap resource, dev.mooring.api.Context<V1ConfigMap> context) {
+            return resource;
+        }
+    }
+
+    @Test
+    void aControllerImplementsOneContract() {
+        assertMessage("@Controller bean " + TwoContracts.class.getName() + " implements Reconciler and DesiredStateReconciler;"
+                + " a controller is one of Reconciler, Staged and DesiredStateReconciler", () -> ControllerOptions.offline(TwoContracts.class, "ops"));
+        assertEquals(V1ConfigMap.class, ControllerOptions.offline(OneContract.class, "ops").orElseThrow().kind());
+    }
+
     private interface Call {
         Object run() throws Exception;
     }
