@@ -141,6 +141,24 @@ class ControllerRunnerTest {
     }
 
     @Test
+    void everyObjectOfTheInitialListIsReconciledOnce() throws Exception {
+        runner = runner(definition(null, false, null, 2), (deployment, context) -> {
+            seen.add(deployment);
+            return Result.done();
+        });
+        runner.attachPrimary(source);
+        for (String name : List.of("a", "b", "c")) {
+            source.listed(deployment(name, "1", 1));
+        }
+        runner.startWorkers(workers, timers);
+
+        awaitOutcomes(3);
+        assertTrue(queue.awaitIdle(WAIT), "the queue drains");
+        assertEquals(List.of("a", "b", "c"), seen.stream().map(deployment -> deployment.getMetadata().getName()).sorted().toList(),
+                "each listed object once, none twice");
+    }
+
+    @Test
     void keysOfShardsThisReplicaDoesNotOwnLeaveTheQueueWithoutAPassAndComeBackWhenItTakesThem() throws Exception {
         java.util.Set<String> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
         owned.add("a");

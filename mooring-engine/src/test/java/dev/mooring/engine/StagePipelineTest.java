@@ -78,11 +78,16 @@ class StagePipelineTest {
 
         @Stage(value = "Served", order = 2)
         public void serve(io.kubernetes.client.openapi.models.V1Deployment deployment) {
-            throw failure;
+            if (failure != null) {
+                throw failure;
+            }
         }
+
+        int exposed;
 
         @Stage(value = "Exposed", order = 3)
         public void expose(io.kubernetes.client.openapi.models.V1Deployment deployment) {
+            exposed++;
         }
     }
 
@@ -101,6 +106,7 @@ class StagePipelineTest {
                 deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
         IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> pipeline.reconcile(deployment, pass));
         assertEquals("the database refused", thrown.getMessage(), "the stage's failure goes on to the runner (retried)");
+        assertEquals(0, bean.exposed, "no stage runs after a failed one");
         assertEquals(List.of(new EventRecorder.Queued(dev.mooring.api.EventType.WARNING, "ReconcileFailed", "Served",
                 "Served failed (IllegalStateException); see controller logs")), pass.queuedEvents());
         pass.persistStatus();
@@ -122,5 +128,19 @@ class StagePipelineTest {
                 new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
         assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.reconcile(deployment, terminal));
         assertEquals("TerminalError", terminal.queuedEvents().get(0).reason(), "a terminal failure says so");
+
+        bean.failure = new dev.mooring.api.Wait("Starting", "the database starts");
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> waiting = new ReconcileContext<>("staged",
+                new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
+        try {
+            pipeline.reconcile(deployment, waiting);
+        } catch (dev.mooring.api.Wait expected) {
+            // a Wait may go on to the runner, which requeues without backoff
+        }
+        assertEquals(0, bean.exposed, "no stage runs after one that waits");
+        bean.failure = null;
+        pipeline.reconcile(deployment, new ReconcileContext<>("staged", new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(),
+                key -> { }, Clock.systemUTC(), pipeline.managedConditions()));
+        assertEquals(1, bean.exposed, "the later stage runs once the earlier succeeds");
     }
 }
