@@ -76,7 +76,7 @@ class LeaderElectorTest {
     }
 
     @Test
-    void theFirstLeaseAdvertisesTheDurationAndNoTransitionAndADeletedLeaseIsMadeAgain() {
+    void theFirstLeaseAdvertisesTheDurationAndNoTransition() {
         LeaderElector a = elector("a");
         assertTrue(a.attempt());
         JsonObject spec = api.lease.getAsJsonObject("spec");
@@ -84,11 +84,48 @@ class LeaderElectorTest {
         assertEquals(0, api.transitions(), "the first holder is no transition");
         assertTrue(spec.has("acquireTime") && spec.has("renewTime"), spec.toString());
 
-        api.lease = null; // deleted by someone while this replica holds it
+        api.lease = null; // deleted before this replica leads (it has not run): made again, as at a first start
         api.methods.clear();
-        assertTrue(a.attempt(), "the holder makes it again rather than failing");
+        assertTrue(a.attempt());
         assertEquals(List.of("GET", "POST"), api.methods);
         assertEquals("a", api.holder());
+    }
+
+    @Test
+    void aLeaderWhoseLeaseIsDeletedLosesLeadership() throws InterruptedException {
+        ApiClient client = new ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
+        // renewals a few milliseconds apart, so that the loop reaches the deletion at once
+        LeaderElector a = new LeaderElector(new KubeHttp(client),
+                new ElectionSettings("election", "ops", "a", LEASE, RENEW, Duration.ofMillis(5)), now::get);
+        java.util.concurrent.CountDownLatch acquired = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<LeaderElector.LeadershipLost> lost = new java.util.concurrent.CompletableFuture<>();
+        Thread loop = new Thread(() -> a.run(new LeaderElector.Leadership() {
+            @Override
+            public void acquired() {
+                acquired.countDown();
+            }
+
+            @Override
+            public void lost(LeaderElector.LeadershipLost cause) {
+                lost.complete(cause);
+            }
+        }));
+        loop.start();
+        try {
+            assertTrue(acquired.await(10, java.util.concurrent.TimeUnit.SECONDS), "a leads");
+            api.lease = null; // deleted by someone while a leads
+            LeaderElector.LeadershipLost cause = lost.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals("Leader Lease was deleted", cause.getMessage());
+            loop.join(10_000);
+            assertFalse(loop.isAlive(), "the election loop ends");
+            assertFalse(a.isLeader());
+            assertEquals(null, api.lease, "the lost leader does not make the Lease again");
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("leadership not lost: " + messages(), e);
+        } finally {
+            a.stop(Duration.ofSeconds(5));
+        }
     }
 
     @Test
@@ -213,7 +250,7 @@ class LeaderElectorTest {
     /** One Lease as the API server would keep it, with a resourceVersion per write; or scripted failures. */
     private static final class ScriptedLease {
         final List<String> methods = new ArrayList<>();
-        JsonObject lease;
+        volatile JsonObject lease;
         int version;
         int failure;
         boolean conflictOnWrite;
