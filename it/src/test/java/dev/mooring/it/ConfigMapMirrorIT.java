@@ -155,6 +155,9 @@ class ConfigMapMirrorIT {
         awaitMirror("metered-two", Map.of("a", "2"));
         Http.Answer answer = Http.get("/metrics");
         assertEquals(200, answer.status(), "the scrape needs no authentication");
+        // Liberty's endpoint leaves out the format version; Prometheus reads text/plain as the text format (MonitoringIT)
+        String type = answer.contentType().replace(" ", "").toLowerCase(java.util.Locale.ROOT);
+        assertTrue(type.startsWith("text/plain;") && type.contains("charset=utf-8"), "Prometheus text in UTF-8: " + type);
         Map<String, Double> after = Prometheus.parse(answer.body());
 
         String controller = "controller=\"configmap-mirror\"";

@@ -26,9 +26,11 @@ import org.junit.jupiter.api.Test;
  * Two Liberty servers with the same EAR and leader election against one API server: exactly one
  * reconciles; the other is live, ready with {@code leader: false} (without a warning per probe);
  * a cold standby ({@code warm-standby=false}) does not list the watched kind, a warm one (the
- * default) lists it once before it leads and never again after; a graceful stop hands over within
- * about a retry period; kill -9 hands over within lease duration + retry period; the reconcile
- * logs of both never interleave.
+ * default) lists it once before it leads and never again after; after a graceful stop the standby
+ * acquires the Lease its holder released (without waiting for it to expire); after kill -9 it takes
+ * the Lease over, not before its record stayed unchanged for the lease duration; the reconcile
+ * logs of both never interleave. How long each hand-over took is printed, not asserted: a busy
+ * machine makes it longer without making it wrong.
  */
 class FailoverIT {
 
@@ -36,6 +38,10 @@ class FailoverIT {
     private static final Duration RETRY = Duration.ofSeconds(1);
 
     private final List<LibertyProcess> servers = new ArrayList<>();
+
+    private static List<String> acquisitions(LibertyProcess server) throws java.io.IOException {
+        return Files.readString(server.log()).lines().filter(line -> line.contains("Acquired Lease")).toList();
+    }
 
     @AfterEach
     void stopAll() throws Exception {
@@ -112,13 +118,15 @@ class FailoverIT {
             assertEquals(0.0, samples.get(Prometheus.key("mooring_manager_ready")));
             assertEquals(0.0, samples.get(Prometheus.key("leader_election_master_status", "name=\"failover\"")));
 
-            a.command("stop");
-            Eventually.await("b leads after a graceful stop", Duration.ofSeconds(30), () -> b.get("/health/ready"), FailoverIT::leading);
-            long released = a.logTime("Released Lease");
-            long acquired = b.logTime("Acquired Lease");
-            assertTrue(acquired >= released && acquired - released <= RETRY.toMillis() * 2 + 500,
-                    "the graceful hand-over took " + (acquired - released) + " ms from the release (retry period "
-                            + RETRY.toMillis() + " ms)");
+            long terminated = System.currentTimeMillis();
+            a.signal("TERM"); // as a container runtime stops a pod: Liberty's shutdown hook stops the server gracefully
+            Eventually.await("b leads after a graceful stop", Duration.ofSeconds(60), () -> b.get("/health/ready"), FailoverIT::leading);
+            // a's own records of its release may be lost: the JDK resets java.util.logging in a shutdown hook of its own, which
+            // runs beside Liberty's; the successor's record says what happened
+            long acquired = b.logTime(" as b (released by its last holder)");
+            assertEquals(1, acquisitions(b).size(), "b acquired once, the Lease a released, not an expired one: " + acquisitions(b));
+            System.out.println("[failover] graceful hand-over " + (acquired - terminated) + " ms after SIGTERM (retry period "
+                    + RETRY.toMillis() + " ms)");
 
             LibertyProcess a2 = start("a", "a2", namespace, ear); // a again, as the standby
             Eventually.await("a started as a standby", Duration.ofSeconds(60), () -> a2.get("/health/started"), r -> r.status() == 200);
@@ -128,9 +136,11 @@ class FailoverIT {
             Eventually.await("a leads after b was killed", Duration.ofSeconds(60), () -> a2.get("/health/ready"), FailoverIT::leading);
             long acquiredByA2 = a2.logTime("Acquired Lease");
             long crash = acquiredByA2 - kill;
-            assertTrue(crash >= LEASE.toMillis() - 1500 && crash <= LEASE.toMillis() + RETRY.toMillis() * 2 + 1500,
-                    "a killed leader was replaced after " + crash + " ms (lease " + LEASE.toMillis() + " ms, retry "
-                            + RETRY.toMillis() + " ms)");
+            assertTrue(crash >= LEASE.toMillis() - 1500, "a killed leader's Lease was taken over after " + crash
+                    + " ms, before it could have expired (lease " + LEASE.toMillis() + " ms, retry " + RETRY.toMillis() + " ms)");
+            assertTrue(a2.logTime("(taken over from b, whose record stayed unchanged for " + LEASE.toSeconds() + " s)") == acquiredByA2,
+                    "a took the Lease over from the killed b: " + acquisitions(a2));
+            System.out.println("[failover] a killed leader replaced after " + crash + " ms (lease " + LEASE.toMillis() + " ms)");
             Thread.sleep(1000);
             // the warm standby listed while b led, and the new leader reconciled from that cache without a list
             String a2Log = Files.readString(a2.log());

@@ -18,7 +18,11 @@ final class Http {
     private Http() {
     }
 
-    record Answer(int status, String body) {
+    record Answer(int status, String body, String contentType) {
+        Answer(int status, String body) {
+            this(status, body, "");
+        }
+
         JsonStructure json() {
             return Json.createReader(new StringReader(body)).read();
         }
@@ -35,6 +39,6 @@ final class Http {
         URI uri = URI.create("http://127.0.0.1:" + System.getProperty("mooring.it.http.port") + path);
         HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
-        return new Answer(response.statusCode(), response.body());
+        return new Answer(response.statusCode(), response.body(), response.headers().firstValue("Content-Type").orElse(""));
     }
 }

@@ -75,6 +75,15 @@ final class LibertyProcess {
     /** Writes server {@code name} under {@code usr} (free ports, the bootstrap properties, {@code ear} in dropins) without starting it. */
     static LibertyProcess create(String name, Path usr, Path ear, Map<String, String> environment, Map<String, String> overrides,
             String... properties) throws Exception {
+        // the logs of an earlier run in the same directory are not this server's: logTime must not find them
+        Path logs = usr.resolve("servers").resolve(name).resolve("logs");
+        if (Files.isDirectory(logs)) {
+            try (var tree = Files.walk(logs)) {
+                for (Path path : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
         int[] ports = FreePorts.pick(2);
         int http = ports[0];
         int https = ports[1];

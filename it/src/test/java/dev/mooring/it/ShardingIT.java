@@ -107,21 +107,29 @@ class ShardingIT {
                     () -> a.owned().size() == 2 && b.owned().size() == 2 && c.owned().size() == 2);
             assertEquals(List.of("a", "b", "c"), a.members());
 
-            proxy.freezeOpenConnections();
-            proxy.close(); // c reaches the API server no more
-            long cut = System.nanoTime();
-            Eventually.await("c stops at its renew deadline", Duration.ofSeconds(10), () -> c.owned().isEmpty());
-            Eventually.await("a and b hold all six", Duration.ofSeconds(20),
-                    () -> a.owned().size() == 3 && b.owned().size() == 3);
-            Duration moved = Duration.ofNanos(System.nanoTime() - cut);
-            assertTrue(moved.compareTo(LEASE.plus(RETRY.multipliedBy(3))) < 0,
-                    "the shards moved " + moved.toMillis() + " ms after the cut; lease duration " + LEASE.toMillis() + " ms");
+            // the bounds below are for liveness only: how soon is printed, what makes it right is asserted
+            try (LogRecords records = new LogRecords(ShardCoordinator.class)) {
+                proxy.freezeOpenConnections();
+                proxy.close(); // c reaches the API server no more
+                long cut = System.nanoTime();
+                Eventually.await("c stops at its renew deadline", Duration.ofSeconds(60), () -> c.owned().isEmpty());
+                Eventually.await("a and b hold all six", Duration.ofSeconds(60),
+                        () -> a.owned().size() == 3 && b.owned().size() == 3);
+                System.out.println("[sharding] c's shards moved " + Duration.ofNanos(System.nanoTime() - cut).toMillis()
+                        + " ms after the cut (lease duration " + LEASE.toMillis() + " ms)");
+                assertEquals(2, records.containing("expired from 'c'").size(), "c's two shards taken over once their Leases expired: "
+                        + records.messages());
+            }
             assertEquals(List.of("a", "b"), a.members());
 
-            long stop = System.nanoTime();
-            a.stop(Duration.ofSeconds(10));
-            Eventually.await("b takes a's shards as a leaves", Duration.ofSeconds(10), () -> b.owned().size() == SHARDS);
-            assertTrue(System.nanoTime() - stop < LEASE.toNanos(), "b did not wait for a's Leases to expire");
+            try (LogRecords records = new LogRecords(ShardCoordinator.class)) {
+                a.stop(Duration.ofSeconds(10));
+                Eventually.await("b takes a's shards as a leaves", Duration.ofSeconds(60), () -> b.owned().size() == SHARDS);
+                assertEquals(1, records.containing("Left the shard group ").stream().filter(m -> m.contains("releasing shards [")).count(),
+                        "a left, releasing its shards: " + records.messages());
+                assertEquals(List.of(), records.containing("expired from"), "b took a's shards without waiting for them to expire");
+                assertEquals(3, records.containing("Acquired shard ").size(), records.messages().toString());
+            }
             b.stop(Duration.ofSeconds(10));
             assertEquals(0, owned(List.of(a, b)));
             assertEquals(List.of(), overlaps, "a shard writable by two replicas at once");

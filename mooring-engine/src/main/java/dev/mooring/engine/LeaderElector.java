@@ -80,6 +80,8 @@ public final class LeaderElector {
     private String observedUid;
     /** When a held Lease observed unchanged would expire on this replica's clock; 0: none observed. */
     private long expiresAt;
+    /** How the last successful attempt got the Lease, for the acquisition's log record. */
+    private String how = "";
 
     public LeaderElector(KubeHttp http, ElectionSettings settings) {
         this(http, settings, System::nanoTime);
@@ -158,7 +160,8 @@ public final class LeaderElector {
             active = true;
             acquisitions.incrementAndGet();
             observer.acquired();
-            LOG.info(() -> "Acquired Lease " + settings.namespace() + "/" + settings.name() + " as " + settings.identity());
+            String acquiredHow = how;
+            LOG.info(() -> "Acquired Lease " + settings.namespace() + "/" + settings.name() + " as " + settings.identity() + " (" + acquiredHow + ")");
             leadership.acquired();
             renewUntilStopped();
         } catch (LeadershipLost lost) {
@@ -266,6 +269,7 @@ public final class LeaderElector {
                 JsonObject created = http.send("POST", Leases.path(settings.namespace()), Map.of(), newLease().toString(), "application/json", timeout);
                 observedUid = text(created.getAsJsonObject("metadata"), "uid");
                 lastRenewed = start;
+                how = "created it";
                 return true;
             }
             JsonObject lease = current.get();
@@ -293,6 +297,9 @@ public final class LeaderElector {
                     expiresAt = observedAt + TimeUnit.SECONDS.toNanos(duration.getAsLong());
                     return false;
                 }
+                how = "taken over from " + holder + ", whose record stayed unchanged for " + duration.getAsLong() + " s";
+            } else {
+                how = holder.isEmpty() ? "released by its last holder" : "held under this identity before";
             }
             String now = Models.microTime(Instant.now());
             spec.addProperty("holderIdentity", settings.identity());

@@ -92,39 +92,95 @@ class LeaderElectorTest {
     }
 
     @Test
-    void aLeaderWhoseLeaseIsDeletedLosesLeadership() throws InterruptedException {
+    void aLeaderWhoseLeaseIsDeletedLosesLeadership() throws Exception {
+        try (Running a = running("a")) {
+            a.awaitAcquired();
+            api.lease = null; // deleted by someone while a leads
+            LeaderElector.LeadershipLost cause = a.lost.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals("Leader Lease was deleted", cause.getMessage());
+            a.thread.join(10_000);
+            assertFalse(a.thread.isAlive(), "the election loop ends");
+            assertFalse(a.elector.isLeader());
+            assertEquals(null, api.lease, "the lost leader does not make the Lease again");
+        }
+    }
+
+    @Test
+    void theAcquisitionIsLoggedWithHowTheLeaseWasGot() throws Exception {
+        try (Running a = running("a")) {
+            a.awaitAcquired();
+        }
+        assertTrue(messages().contains("INFO Acquired Lease ops/election as a (created it)"), messages());
+        api.store("", 15, 1); // released by its holder
+        try (Running b = running("b")) {
+            b.awaitAcquired();
+        }
+        assertTrue(messages().contains("INFO Acquired Lease ops/election as b (released by its last holder)"), messages());
+        api.store("c", 15, 2); // held by a live-looking holder: taken over only after its duration on this replica's clock
+        try (Running d = running("d")) {
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!d.elector.connected() && System.nanoTime() < end) {
+                Thread.sleep(5); // until d has read the Lease: its duration counts from that read
+            }
+            advance(LEASE);
+            d.awaitAcquired();
+        }
+        assertTrue(messages().contains("INFO Acquired Lease ops/election as d (taken over from c, whose record stayed unchanged for 15 s)"),
+                messages());
+    }
+
+    @Test
+    void aGracefulStopReleasesTheLeaseForTheNextCandidatesFirstAttempt() throws Exception {
+        try (Running a = running("a")) {
+            a.awaitAcquired();
+        }
+        JsonObject spec = api.lease.getAsJsonObject("spec");
+        assertEquals("", spec.get("holderIdentity").getAsString(), "released: " + spec);
+        assertEquals(1, spec.get("leaseDurationSeconds").getAsLong(), "released: " + spec);
+        assertTrue(messages().contains("INFO Released Lease ops/election"), messages());
+        assertTrue(elector("b").attempt(), "the next candidate acquires at its first attempt, on a clock that did not move");
+        assertEquals("b", api.holder());
+    }
+
+    /** An election loop on a thread of its own, trying every 100 ms of real time; stopped on close. */
+    private Running running(String identity) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
-        // renewals a few milliseconds apart, so that the loop reaches the deletion at once
-        LeaderElector a = new LeaderElector(new KubeHttp(client),
-                new ElectionSettings("election", "ops", "a", LEASE, RENEW, Duration.ofMillis(5)), now::get);
-        java.util.concurrent.CountDownLatch acquired = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CompletableFuture<LeaderElector.LeadershipLost> lost = new java.util.concurrent.CompletableFuture<>();
-        Thread loop = new Thread(() -> a.run(new LeaderElector.Leadership() {
-            @Override
-            public void acquired() {
-                acquired.countDown();
-            }
+        LeaderElector elector = new LeaderElector(new KubeHttp(client),
+                new ElectionSettings("election", "ops", identity, LEASE, RENEW, Duration.ofMillis(100)), now::get);
+        return new Running(elector);
+    }
 
-            @Override
-            public void lost(LeaderElector.LeadershipLost cause) {
-                lost.complete(cause);
-            }
-        }));
-        loop.start();
-        try {
-            assertTrue(acquired.await(10, java.util.concurrent.TimeUnit.SECONDS), "a leads");
-            api.lease = null; // deleted by someone while a leads
-            LeaderElector.LeadershipLost cause = lost.get(10, java.util.concurrent.TimeUnit.SECONDS);
-            assertEquals("Leader Lease was deleted", cause.getMessage());
-            loop.join(10_000);
-            assertFalse(loop.isAlive(), "the election loop ends");
-            assertFalse(a.isLeader());
-            assertEquals(null, api.lease, "the lost leader does not make the Lease again");
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new AssertionError("leadership not lost: " + messages(), e);
-        } finally {
-            a.stop(Duration.ofSeconds(5));
+    private final class Running implements AutoCloseable {
+        final LeaderElector elector;
+        final java.util.concurrent.CountDownLatch acquired = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CompletableFuture<LeaderElector.LeadershipLost> lost = new java.util.concurrent.CompletableFuture<>();
+        final Thread thread;
+
+        Running(LeaderElector elector) {
+            this.elector = elector;
+            thread = new Thread(() -> elector.run(new LeaderElector.Leadership() {
+                @Override
+                public void acquired() {
+                    acquired.countDown();
+                }
+
+                @Override
+                public void lost(LeaderElector.LeadershipLost cause) {
+                    lost.complete(cause);
+                }
+            }));
+            thread.start();
+        }
+
+        void awaitAcquired() throws InterruptedException {
+            assertTrue(acquired.await(10, java.util.concurrent.TimeUnit.SECONDS), "not acquired: " + messages());
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            elector.stop(Duration.ofSeconds(5));
+            thread.join(10_000);
         }
     }
 

@@ -27,6 +27,9 @@ public class MooringConfig {
     @Inject
     Config config;
 
+    /** Where a pod's service account namespace is mounted (another file in tests). */
+    private Path serviceAccountNamespace = SERVICE_ACCOUNT_NAMESPACE;
+
     /** For CDI. */
     public MooringConfig() {
     }
@@ -34,6 +37,12 @@ public class MooringConfig {
     /** Over a given configuration (for the deployment-time check). */
     MooringConfig(Config config) {
         this.config = config;
+    }
+
+    /** Over a given configuration, as in a pod whose service account namespace is in {@code serviceAccountNamespace}. */
+    MooringConfig(Config config, Path serviceAccountNamespace) {
+        this.config = config;
+        this.serviceAccountNamespace = serviceAccountNamespace;
     }
 
     /**
@@ -44,7 +53,7 @@ public class MooringConfig {
         return dev.mooring.engine.kube.KubeNames.namespace(config.getOptionalValue("mooring.namespace", String.class)
                 .map(String::trim)
                 .filter(value -> !value.isEmpty())
-                .or(MooringConfig::serviceAccountNamespace)
+                .or(this::serviceAccountNamespace)
                 .orElse("default"), "mooring.namespace");
     }
 
@@ -473,10 +482,10 @@ public class MooringConfig {
                 .orElse(Duration.ofSeconds(defaultSeconds));
     }
 
-    private static Optional<String> serviceAccountNamespace() {
+    private Optional<String> serviceAccountNamespace() {
         try {
-            return Files.isReadable(SERVICE_ACCOUNT_NAMESPACE)
-                    ? Optional.of(Files.readString(SERVICE_ACCOUNT_NAMESPACE).trim()).filter(s -> !s.isEmpty())
+            return Files.isReadable(serviceAccountNamespace)
+                    ? Optional.of(Files.readString(serviceAccountNamespace).trim()).filter(s -> !s.isEmpty())
                     : Optional.empty();
         } catch (java.io.IOException e) {
             return Optional.empty();

@@ -164,12 +164,18 @@ class ConfigCheckTest {
 
     /** MicroProfile Config over a map, with the environment-variable lookup rule of the specification. */
     @Test
-    void theOperatorsNamespaceIsTheConfiguredOneElseTheServiceAccountsElseDefault() throws Exception {
-        assertEquals("team-a", new MooringConfig(config(Map.of("mooring.namespace", " team-a "))).namespace());
-        String fallback = java.nio.file.Files.isReadable(MooringConfig.SERVICE_ACCOUNT_NAMESPACE)
-                ? java.nio.file.Files.readString(MooringConfig.SERVICE_ACCOUNT_NAMESPACE).trim() : "default";
-        assertEquals(fallback, new MooringConfig(config(Map.of())).namespace(), "outside a pod: default");
-        assertEquals(fallback, new MooringConfig(config(Map.of("mooring.namespace", "  "))).namespace(), "blank is unset");
+    void theOperatorsNamespaceIsTheConfiguredOneElseTheServiceAccountsElseDefault(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path mounted = java.nio.file.Files.writeString(dir.resolve("namespace"), "shop\n");
+        java.nio.file.Path absent = dir.resolve("not-in-a-pod");
+        assertEquals("team-a", new MooringConfig(config(Map.of("mooring.namespace", " team-a ")), mounted).namespace(),
+                "the configured namespace first, also in a pod");
+        assertEquals("team-a", new MooringConfig(config(Map.of("MOORING_NAMESPACE", "team-a")), mounted).namespace(), "or its environment form");
+        assertEquals("shop", new MooringConfig(config(Map.of()), mounted).namespace(), "in a pod: its service account's namespace");
+        assertEquals("shop", new MooringConfig(config(Map.of("mooring.namespace", "  ")), mounted).namespace(), "blank is unset");
+        assertEquals("default", new MooringConfig(config(Map.of()), absent).namespace(), "outside a pod: default");
+        assertEquals("default", new MooringConfig(config(Map.of()), java.nio.file.Files.writeString(dir.resolve("empty"), " \n")).namespace(),
+                "an empty mounted file is no namespace");
     }
 
     private static Config config(Map<String, String> values) {
