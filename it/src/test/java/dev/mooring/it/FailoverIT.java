@@ -34,8 +34,14 @@ import org.junit.jupiter.api.Test;
  */
 class FailoverIT {
 
-    private static final Duration LEASE = Duration.ofSeconds(6); // as LibertyProcess.election sets them
-    private static final Duration RETRY = Duration.ofSeconds(1);
+    /**
+     * Mooring's defaults, not the shorter ones of {@link LibertyProcess#election}: a leader whose first
+     * attempt (a fresh JVM's first request, on a busy machine) took most of a 4-s renew deadline would
+     * lose the Lease it just got, as it must; the defaults leave 10 s for it.
+     */
+    private static final Duration LEASE = Duration.ofSeconds(15);
+    private static final Duration RENEW = Duration.ofSeconds(10);
+    private static final Duration RETRY = Duration.ofSeconds(2);
 
     private final List<LibertyProcess> servers = new ArrayList<>();
 
@@ -52,6 +58,9 @@ class FailoverIT {
 
     private LibertyProcess start(String identity, String directory, String namespace, Path ear, String... more) throws Exception {
         List<String> properties = new ArrayList<>(LibertyProcess.election(identity, namespace, "failover"));
+        properties.addAll(List.of("mooring.leader-election.lease-duration=" + LEASE.toSeconds() + "s",
+                "mooring.leader-election.renew-deadline=" + RENEW.toSeconds() + "s",
+                "mooring.leader-election.retry-period=" + RETRY.toSeconds() + "s"));
         properties.addAll(List.of(more));
         properties.add("mooring.controller.ticks.namespace=" + namespace);
         LibertyProcess server = LibertyProcess.start("failover-" + directory,
@@ -136,7 +145,8 @@ class FailoverIT {
             Eventually.await("a leads after b was killed", Duration.ofSeconds(60), () -> a2.get("/health/ready"), FailoverIT::leading);
             long acquiredByA2 = a2.logTime("Acquired Lease");
             long crash = acquiredByA2 - kill;
-            assertTrue(crash >= LEASE.toMillis() - 1500, "a killed leader's Lease was taken over after " + crash
+            // b renewed at most a retry period before the kill; a took over a lease duration after it saw that renewal
+            assertTrue(crash >= LEASE.toMillis() - RETRY.toMillis() - 500, "a killed leader's Lease was taken over after " + crash
                     + " ms, before it could have expired (lease " + LEASE.toMillis() + " ms, retry " + RETRY.toMillis() + " ms)");
             assertTrue(a2.logTime("(taken over from b, whose record stayed unchanged for " + LEASE.toSeconds() + " s)") == acquiredByA2,
                     "a took the Lease over from the killed b: " + acquisitions(a2));
