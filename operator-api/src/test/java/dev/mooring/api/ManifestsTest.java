@@ -128,6 +128,23 @@ class ManifestsTest {
         assertMessage("is neither a @CustomResource nor named like a client-java model", () -> Manifests.parse(DEPLOYMENT, Unnamed.class));
     }
 
+    @Test
+    void aDecodingFailureIsNamedWithoutTheValuesItsMessageQuotes() {
+        String secret = "{\"password\":\"s3cret\"}";
+        assertEquals("unknown field 'data'", Manifests.decodeFailure(new IllegalArgumentException(
+                "The field `data` in the JSON string is not defined in the `V1Namespace` properties. JSON: " + secret)));
+        assertEquals("required field 'template' is missing", Manifests.decodeFailure(new IllegalArgumentException(
+                "The required field `template` is not found in the JSON string: " + secret)));
+        assertEquals("field 'name' has the wrong type", Manifests.decodeFailure(new IllegalArgumentException(
+                "Expected the field `name` to be a primitive type in the JSON string but got " + secret)));
+        assertEquals("field 'a?b' has the wrong type", Manifests.decodeFailure(new IllegalArgumentException(
+                "Expected the field `a\"b` to be an array in the JSON string but got " + secret)), "only name characters are kept");
+        assertEquals("a value of the wrong type or format (NumberFormatException)", Manifests.decodeFailure(
+                new com.google.gson.JsonSyntaxException(new NumberFormatException("For input string: " + secret))));
+        assertEquals("a value of the wrong type or format (IllegalStateException)", Manifests.decodeFailure(
+                new IllegalStateException("Expected an int but was " + secret)));
+    }
+
     /** A model class Manifests cannot place. */
     static class Unnamed extends V1Deployment {
     }
