@@ -44,6 +44,36 @@ class ShardCoordinatorTest {
     /** What each replica's observer counted: identity + "+" for an acquisition, "!" for a loss. */
     private final Map<String, Integer> counted = new TreeMap<>();
 
+    /** The messages ShardCoordinator logs during the test. */
+    private final List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.logging.Handler capture = new java.util.logging.Handler() {
+        @Override
+        public void publish(java.util.logging.LogRecord record) {
+            logged.add(record.getLevel() + " " + record.getMessage());
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    /** Held here: the logging framework keeps loggers only weakly, and a new one would have no handler. */
+    private final java.util.logging.Logger log = java.util.logging.Logger.getLogger(ShardCoordinator.class.getName());
+
+    @org.junit.jupiter.api.BeforeEach
+    void listen() {
+        log.addHandler(capture);
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void stopListening() {
+        log.removeHandler(capture);
+    }
+
     private ShardCoordinator replica(String identity, int shards) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
@@ -211,6 +241,8 @@ class ShardCoordinatorTest {
         assertEquals(spec.get("acquireTime").getAsString(), spec.get("renewTime").getAsString());
         assertEquals(List.of("b+1", "b+0"), events);
         assertEquals(2, counted.get("b+"));
+        assertTrue(logged.contains("INFO Acquired shard 0 (work-shard-0), expired from 'ghost'"), logged.toString());
+        assertTrue(logged.contains("INFO Acquired shard 1 (work-shard-1)"), "a free shard's record names no previous holder: " + logged);
     }
 
     /**
@@ -239,6 +271,10 @@ class ShardCoordinatorTest {
         api.unavailable = false;
         a.step();
         assertTrue(a.connected());
+        assertEquals(1, logged.stream().filter(m -> m.startsWith("WARNING Shard Lease request ops/work-* failed: ")).count(),
+                "the outage's first failure is one warning: " + logged);
+        assertTrue(logged.contains("INFO Shard Leases ops/work-* answered again after 2 failures"), logged.toString());
+        assertFalse(logged.stream().anyMatch(m -> m.contains("answered again after 0")), "only after failures: " + logged);
         advance(LEASE);
         a.step();
         a.step();
@@ -258,6 +294,7 @@ class ShardCoordinatorTest {
         a.stop(Duration.ofSeconds(10));
         loop.join(10_000);
         assertEquals(List.of(), a.owned());
+        assertTrue(events.containsAll(List.of("a-0", "a-1", "a-2")), "the listener hears every shard go: " + events);
         assertEquals("", api.holder("work-shard-0"));
         assertEquals(3, api.leases.size(), "the member Lease is deleted, the shard Leases stay free: " + api.leases.keySet());
         ShardCoordinator b = replica("b", 3);
@@ -285,6 +322,130 @@ class ShardCoordinatorTest {
         a.step();
         a.step();
         assertEquals(List.of(0, 1), a.owned(), "readable again: taken back");
+    }
+
+    @Test
+    void everyShapeALeaseCannotBeReadAsIsNamedOnceAndItsShardGivenUp() {
+        Map<String, java.util.function.Consumer<JsonObject>> shapes = new java.util.LinkedHashMap<>();
+        shapes.put("metadata.uid is not a string", lease -> lease.getAsJsonObject("metadata").addProperty("uid", 5));
+        shapes.put("metadata.resourceVersion is not a string", lease -> lease.getAsJsonObject("metadata").add("resourceVersion", new JsonObject()));
+        shapes.put("spec is not an object", lease -> lease.addProperty("spec", "x"));
+        shapes.put("spec.holderIdentity is not a string", lease -> lease.getAsJsonObject("spec").addProperty("holderIdentity", 7));
+        shapes.put("spec.leaseDurationSeconds is not a number", lease -> lease.getAsJsonObject("spec").addProperty("leaseDurationSeconds", "x"));
+        shapes.put("spec.leaseTransitions is not a number", lease -> lease.getAsJsonObject("spec").addProperty("leaseTransitions", true));
+        int replicas = 0;
+        for (Map.Entry<String, java.util.function.Consumer<JsonObject>> shape : shapes.entrySet()) {
+            api.leases.clear();
+            events.clear();
+            logged.clear();
+            String identity = "r" + replicas++;
+            ShardCoordinator a = replica(identity, 2);
+            a.step();
+            assertEquals(List.of(0, 1), a.owned());
+            shape.getValue().accept(api.leases.get("work-shard-1"));
+            advance(RETRY);
+            a.step();
+            a.step();
+            assertEquals(List.of(0), a.owned(), shape.getKey() + ": the shard is given up");
+            assertEquals(List.of(identity + "+0", identity + "+1", identity + "-1"), events, shape.getKey() + ": the listener hears it go");
+            assertEquals(List.of("WARNING Lease ops/work-shard-1 is ignored: " + shape.getKey()),
+                    logged.stream().filter(m -> m.contains(" is ignored: ")).toList(), "named once, not every round");
+        }
+    }
+
+    @Test
+    void otherLeasesInTheNamespaceAreNeitherMembersNorShards() {
+        api.leases.put("mooring", JsonParser.parseString("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
+                + "\"metadata\":{\"name\":\"mooring\",\"namespace\":\"ops\",\"uid\":\"u-x\",\"resourceVersion\":\"1\"},"
+                + "\"spec\":{\"holderIdentity\":\"someone\",\"leaseDurationSeconds\":15}}").getAsJsonObject());
+        ShardCoordinator a = replica("a", 2);
+        a.step();
+        a.step();
+        assertEquals(List.of("a"), a.members(), "another Lease's holder is no member");
+        assertEquals(List.of(0, 1), a.owned());
+        assertEquals("someone", api.holder("mooring"), "and its Lease is left alone");
+    }
+
+    @Test
+    void aReplicaShortOfItsShareTakesOnlyWhatItLacks() {
+        ShardCoordinator a = replica("a", 6);
+        ShardCoordinator b = replica("b", 6);
+        ShardCoordinator c = replica("c", 6);
+        for (int i = 0; i < 4; i++) {
+            for (ShardCoordinator replica : List.of(a, b, c)) {
+                replica.step();
+            }
+            advance(RETRY);
+        }
+        assertEquals(List.of(2, 2, 2), List.of(a.owned().size(), b.owned().size(), c.owned().size()));
+        api.leases.remove(new ShardSettings(new ElectionSettings("work", "ops", "c", LEASE, RENEW, RETRY), 6).memberLease());
+        for (String name : List.copyOf(api.leases.keySet())) {
+            if ("c".equals(api.holder(name))) {
+                api.leases.get(name).getAsJsonObject("spec").addProperty("holderIdentity", ""); // c left, its shards freed
+            }
+        }
+        a.step();
+        assertEquals(3, a.owned().size(), "a share of 3 of 6 with b: one more, not every free shard");
+        b.step();
+        assertEquals(3, b.owned().size());
+    }
+
+    @Test
+    void aShardWhoseLeaseSomeoneElseWroteIsLostAtOnce() {
+        ShardCoordinator a = replica("a", 2);
+        a.step();
+        api.leases.get("work-shard-1").getAsJsonObject("spec").addProperty("holderIdentity", "intruder");
+        advance(RETRY);
+        a.step();
+        assertEquals(List.of(0), a.owned());
+        assertFalse(a.writesAllowed(keyOfShard(new ShardMap(2), 1)));
+        assertTrue(logged.contains("WARNING Lost shard 1: its Lease work-shard-1 is held by 'intruder'"), logged.toString());
+        ShardGuard guard = ShardGuard.of(a); // what the controllers' workers ask
+        ObjectKey lost = keyOfShard(new ShardMap(2), 1);
+        ObjectKey kept = keyOfShard(new ShardMap(2), 0);
+        assertFalse(guard.takes(lost));
+        assertTrue(guard.takes(kept));
+        try (ShardGuard.Passing passing = guard.passing(lost)) {
+            assertFalse(guard.writesAllowed(), "a pass of the lost shard's key writes nothing");
+        }
+        try (ShardGuard.Passing passing = guard.passing(kept)) {
+            assertTrue(guard.writesAllowed());
+        }
+        api.leases.remove("work-shard-0");
+        advance(RETRY);
+        a.step();
+        assertTrue(logged.contains("WARNING Lost shard 0: its Lease work-shard-0 was deleted"), logged.toString());
+        assertEquals(List.of("a+0", "a+1", "a-1", "a-0"), events.subList(0, 4));
+    }
+
+    @Test
+    void writesThatFailPastTheRenewDeadlineGiveTheShardsUpThoughListsAnswer() {
+        ShardCoordinator a = replica("a", 2);
+        a.step();
+        api.failWrites = true;
+        advance(RENEW.minusNanos(1));
+        a.step();
+        assertEquals(List.of(0, 1), a.owned(), "within the renew deadline");
+        advance(Duration.ofNanos(1));
+        a.step();
+        assertEquals(List.of(), a.owned(), "renewals refused until the deadline: given up");
+        assertTrue(logged.stream().anyMatch(m -> m.startsWith("WARNING Lost shard 0: its Lease was not renewed within the renew deadline")),
+                logged.toString());
+    }
+
+    @Test
+    void aRefusedListIsFatalAndAConflictIsNot() {
+        ShardCoordinator a = replica("a", 2);
+        a.step();
+        api.failWith = 403;
+        advance(RETRY);
+        dev.mooring.api.client.KubernetesException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.mooring.api.client.KubernetesException.class, a::step);
+        assertEquals(403, refused.code());
+        api.failWith = 409;
+        advance(RETRY);
+        a.step(); // counted and retried, not thrown
+        assertEquals(List.of(0, 1), a.owned(), "within the renew deadline");
     }
 
     /** A replica of 16 shards whose API server calls {@code latency} with the name of each shard Lease written, before answering. */
@@ -381,6 +542,9 @@ class ShardCoordinatorTest {
         assertEquals(new ShardMap(16).shardOf(new ObjectKey("default", "a")), new ShardMap(16).shardOf(new ObjectKey("default", "a")));
         assertEquals(fnv1a("default/a") % 16, new ShardMap(16).shardOf(new ObjectKey("default", "a")));
         assertEquals(fnv1a("/node-1") % 5, new ShardMap(5).shardOf(new ObjectKey(null, "node-1")));
+        assertEquals(0, new ShardMap(1).shardOf(new ObjectKey("default", "a")), "one shard holds every key");
+        assertEquals("The number of shards must be at least 1, got 0", org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> new ShardMap(0)).getMessage());
     }
 
     /** FNV-1a 32 as published (offset basis 2166136261, prime 16777619), unsigned. */
@@ -413,10 +577,17 @@ class ShardCoordinatorTest {
 
         /** While true, every request is answered 503 (an API server that is down). */
         boolean unavailable;
+        /** When not 0, every request is answered with this code. */
+        int failWith;
+        /** While true, every write is answered 500 (lists still answer). */
+        boolean failWrites;
 
         synchronized Response answer(Request request) throws java.io.IOException {
             if (unavailable) {
                 return respond(request, 503, "{\"kind\":\"Status\",\"code\":503,\"reason\":\"ServiceUnavailable\"}");
+            }
+            if (failWith != 0) {
+                return respond(request, failWith, "{\"kind\":\"Status\",\"code\":" + failWith + ",\"reason\":\"Scripted\"}");
             }
             String path = request.url().encodedPath();
             String method = request.method();
@@ -428,6 +599,9 @@ class ShardCoordinatorTest {
                 return respond(request, 200, list.toString());
             }
             String name = path.substring(path.lastIndexOf('/') + 1);
+            if (failWrites && !method.equals("GET")) {
+                return respond(request, 500, "{\"kind\":\"Status\",\"code\":500,\"reason\":\"InternalError\"}");
+            }
             if (method.equals("GET")) {
                 return leases.containsKey(name) ? respond(request, 200, leases.get(name).toString()) : notFound(request);
             }

@@ -25,6 +25,26 @@ class ShardGuardTest {
     }
 
     @Test
+    void aGuardedClientSendsNoWriteOfAPassWhoseShardWentStale() {
+        java.util.List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.kubernetes.client.openapi.ApiClient client = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new okhttp3.OkHttpClient.Builder().addInterceptor(chain -> {
+            sent.add(chain.request().method());
+            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(200).message("ok")
+                    .body(okhttp3.ResponseBody.create("{}", okhttp3.MediaType.get("application/json"))).build();
+        }).build());
+        dev.mooring.engine.kube.KubeHttp http = guard.guard(new dev.mooring.engine.kube.KubeHttp(client));
+        String path = "/api/v1/namespaces/default/configmaps/theirs";
+        try (ShardGuard.Passing passing = guard.passing(new ObjectKey("default", "theirs"))) {
+            org.junit.jupiter.api.Assertions.assertThrows(dev.mooring.engine.kube.KubeHttp.WriteRefused.class,
+                    () -> http.send("PUT", path, java.util.Map.of(), "{}", "application/json", java.time.Duration.ofSeconds(5)));
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), sent, "nothing sent");
+        http.send("PUT", path, java.util.Map.of(), "{}", "application/json", java.time.Duration.ofSeconds(5));
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of("PUT"), sent, "outside a pass the write goes");
+    }
+
+    @Test
     void theKeyBelongsToThePassingThreadOnly() throws Exception {
         try (ShardGuard.Passing passing = guard.passing(new ObjectKey("default", "theirs"))) {
             assertFalse(guard.writesAllowed());
