@@ -138,6 +138,11 @@ class ConfigMapMirrorIT {
         assertEquals("ready", check.getJsonObject("data").getString("configmap-mirror"));
         assertEquals(200, Http.get("/health/live").status());
         assertEquals(200, Http.get("/health/started").status());
+        // what Liberty answers where the reference's own health server answered 405 and 404 (design decisions)
+        Http.Answer posted = Http.post("/health/ready");
+        assertEquals(200, posted.status(), "Liberty answers a POST to a health endpoint as a GET");
+        assertEquals("UP", posted.json().asJsonObject().getString("status"), posted.body());
+        assertEquals(404, Http.get("/health/nothing-here").status(), "an unknown health path");
 
         JsonObject runtime = (JsonObject) Http.get("/mooring/api/runtime").json();
         assertTrue(runtime.getBoolean("healthy") && runtime.getBoolean("ready"), runtime.toString());

@@ -35,6 +35,14 @@ final class Http {
         }
     }
 
+    /** A POST of an empty body (to see what an endpoint answers to another method than its own). */
+    static Answer post(String path) throws IOException, InterruptedException {
+        URI uri = URI.create("http://127.0.0.1:" + System.getProperty("mooring.it.http.port") + path);
+        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(response.statusCode(), response.body(), response.headers().firstValue("Content-Type").orElse(""));
+    }
+
     static Answer get(String path) throws IOException, InterruptedException {
         URI uri = URI.create("http://127.0.0.1:" + System.getProperty("mooring.it.http.port") + path);
         HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
