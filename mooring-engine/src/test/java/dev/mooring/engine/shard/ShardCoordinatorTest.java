@@ -104,6 +104,12 @@ class ShardCoordinatorTest {
         return coordinator;
     }
 
+    /** A Lease as stored (resourceVersion 1) with the members of {@code spec}. */
+    private static JsonObject lease(String name, String uid, String spec) {
+        return JsonParser.parseString("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\",\"metadata\":{\"name\":\"" + name
+                + "\",\"namespace\":\"ops\",\"uid\":\"" + uid + "\",\"resourceVersion\":\"1\"},\"spec\":{" + spec + "}}").getAsJsonObject();
+    }
+
     private void advance(Duration by) {
         now.addAndGet(by.toNanos());
     }
@@ -222,9 +228,7 @@ class ShardCoordinatorTest {
      */
     @Test
     void aGoneHoldersShardIsTakenExactlyAtItsAdvertisedDurationWithANewHoldersRecord() {
-        api.leases.put("work-shard-0", JsonParser.parseString("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
-                + "\"metadata\":{\"name\":\"work-shard-0\",\"namespace\":\"ops\",\"uid\":\"u-ghost\",\"resourceVersion\":\"1\"},"
-                + "\"spec\":{\"holderIdentity\":\"ghost\",\"leaseDurationSeconds\":7,\"leaseTransitions\":2}}").getAsJsonObject());
+        api.leases.put("work-shard-0", lease("work-shard-0", "u-ghost", "\"holderIdentity\":\"ghost\",\"leaseDurationSeconds\":7,\"leaseTransitions\":2"));
         ShardCoordinator b = replica("b", 2);
         b.step();
         assertEquals(List.of(1), b.owned(), "the ghost's shard is not taken at first sight");
@@ -355,9 +359,7 @@ class ShardCoordinatorTest {
 
     @Test
     void otherLeasesInTheNamespaceAreNeitherMembersNorShards() {
-        api.leases.put("mooring", JsonParser.parseString("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
-                + "\"metadata\":{\"name\":\"mooring\",\"namespace\":\"ops\",\"uid\":\"u-x\",\"resourceVersion\":\"1\"},"
-                + "\"spec\":{\"holderIdentity\":\"someone\",\"leaseDurationSeconds\":15}}").getAsJsonObject());
+        api.leases.put("mooring", lease("mooring", "u-x", "\"holderIdentity\":\"someone\",\"leaseDurationSeconds\":15"));
         ShardCoordinator a = replica("a", 2);
         a.step();
         a.step();
