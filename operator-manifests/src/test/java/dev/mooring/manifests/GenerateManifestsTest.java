@@ -167,6 +167,21 @@ class GenerateManifestsTest {
         assertTrue(message.contains("--shards (Maven: mooring.manifests.shards) must be from 0 to 256"), message);
     }
 
+    /** The command line, as a process: a refusal is one line on standard error and exit status 2, nothing on standard output. */
+    @Test
+    void theCommandExitsWithStatus2NamingWhatIsWrong() throws Exception {
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), GenerateManifests.class.getName(),
+                "--name", "w", "--namespace", "n", "--image", "i", "--ca-file", "ca.crt", Widget.class.getName()).start();
+        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String err = new String(process.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the command ended");
+        assertEquals(2, process.exitValue(), err);
+        assertEquals("", out);
+        assertTrue(err.startsWith("GenerateManifests: --ca-file (Maven: mooring.manifests.ca-file) names the CA of webhooks, but none"),
+                err);
+    }
+
     @Test
     void wrongArgumentsAreNamed() {
         Map<List<String>, String> wrong = Map.of(
