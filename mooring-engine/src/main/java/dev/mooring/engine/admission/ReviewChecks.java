@@ -2,7 +2,6 @@ package dev.mooring.engine.admission;
 
 import com.google.gson.JsonParser;
 import dev.mooring.api.admission.Operation;
-import dev.mooring.engine.kube.Models;
 import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
@@ -94,7 +93,7 @@ final class ReviewChecks {
             }
             return JSON.getGson().fromJson(text, route.requestModel());
         } catch (RuntimeException | StackOverflowError e) {
-            String problem = e instanceof RuntimeException runtime ? Models.decodeFailure(runtime) : "nested too deeply";
+            String problem = e instanceof RuntimeException runtime ? dev.mooring.api.Manifests.decodeFailure(runtime) : "nested too deeply";
             throw new Refused(new AdmissionDispatcher.Answer(200, ReviewAnswers.response(uid, false, 422, "Invalid", "Invalid "
                     + route.requestModel().getSimpleName() + " in request." + field + ": " + problem, null, List.of()), true));
         }

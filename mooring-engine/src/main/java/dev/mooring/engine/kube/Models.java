@@ -39,7 +39,7 @@ public final class Models {
             return object;
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(describe(json) + " cannot be read as " + type.modelClass().getSimpleName()
-                    + ": " + decodeFailure(e));
+                    + ": " + dev.mooring.api.Manifests.decodeFailure(e));
         }
     }
 
@@ -59,14 +59,6 @@ public final class Models {
             managed.add(JSON.getGson().fromJson(entry, V1ManagedFieldsEntry.class));
         }
         object.getMetadata().setManagedFields(managed);
-    }
-
-    /**
-     * What is wrong with a document that a model cannot decode, without any of its values
-     * ({@link dev.mooring.api.Manifests#decodeFailure}).
-     */
-    public static String decodeFailure(RuntimeException e) {
-        return dev.mooring.api.Manifests.decodeFailure(e);
     }
 
     /** Kind, namespace, name and uid of a JSON object, as far as they are strings. */
