@@ -145,6 +145,21 @@ class ManifestsTest {
                 new IllegalStateException("Expected an int but was " + secret)));
     }
 
+    @Test
+    void hostileYamlIsRefusedNotExpanded() {
+        StringBuilder bomb = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for (int i = 1; i < 12; i++) {
+            bomb.append("a").append(i).append(": &a").append(i).append(" [");
+            for (int j = 0; j < 10; j++) {
+                bomb.append(j == 0 ? "" : ", ").append("*a").append(i - 1);
+            }
+            bomb.append("]\n");
+        }
+        assertMessage("Failed to parse YAML in the text: ", () -> Manifests.parse(bomb.toString(), KubernetesObject.class));
+        assertMessage("Failed to parse YAML in the text: ", () -> Manifests.parse("[".repeat(10_000), KubernetesObject.class));
+        assertMessage("Failed to parse YAML in the text: ", () -> Manifests.parse("!!java.io.File {}\n", KubernetesObject.class));
+    }
+
     /** A model class Manifests cannot place. */
     static class Unnamed extends V1Deployment {
     }
