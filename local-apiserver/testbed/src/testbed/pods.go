@@ -318,10 +318,18 @@ func runnerPod(t *corev1.PodTemplateSpec, namespace, generateName string, owner 
 	return p
 }
 
+// containerName is the podman name of pod p's container: unique to this testbed (its pods
+// folder), so that two testbeds on one machine whose pods have the same namespace and name never
+// remove or run each other's container.
+func (r *podRunner) containerName(p *corev1.Pod) string {
+	sum := sha256.Sum256([]byte(r.dir))
+	return "tb-" + hex.EncodeToString(sum[:])[:8] + "-" + p.Namespace + "-" + p.Name
+}
+
 // start runs the pod's first container and its probes until the pod is deleted.
 func (r *podRunner) start(parent context.Context, p *corev1.Pod) {
 	ctx, cancel := context.WithCancel(parent)
-	rp := &runPod{namespace: p.Namespace, name: p.Name, container: "tb-" + p.Namespace + "-" + p.Name, ports: map[string]int{},
+	rp := &runPod{namespace: p.Namespace, name: p.Name, container: r.containerName(p), ports: map[string]int{},
 		labels: p.Labels, cancel: cancel, waiting: "ContainerCreating", restartPolicy: p.Spec.RestartPolicy}
 	r.mu.Lock()
 	r.pods[p.Namespace+"/"+p.Name] = rp

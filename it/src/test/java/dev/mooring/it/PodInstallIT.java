@@ -180,7 +180,8 @@ class PodInstallIT {
         Eventually.await("no pod, container or Secret of the operator left", Duration.ofSeconds(60), () ->
                 admin.get("/api/v1/namespaces/" + NAMESPACE + "/pods", Map.of()).getAsJsonArray("items").isEmpty()
                         && admin.getOptional("/api/v1/namespaces/" + NAMESPACE + "/secrets/policies-tls", Map.of()).isEmpty()
-                        && Podman.podman("ps", "-a", "--format", "{{.Labels}}").lines()
+                        && Podman.podman("ps", "-a", "--filter", "label=testbed.mooring.dev/dir=" + runDir.toAbsolutePath().resolve("pods"),
+                                "--format", "{{.Labels}}").lines()
                                 .noneMatch(labels -> labels.contains("testbed.mooring.dev/pod:" + NAMESPACE + "/")),
                 gone -> gone);
     }
@@ -425,10 +426,9 @@ class PodInstallIT {
         }).count();
     }
 
-    /** The running containers of the pods in {@code namespace}, by name, oldest first. */
+    /** The running containers of this testbed's pods in {@code namespace}, by name, oldest first. */
     private static List<String> containers(String namespace) throws Exception {
-        return Podman.podman("ps", "--sort", "created", "--format", "{{.Names}} {{.Labels}}").lines()
-                .filter(line -> line.contains("testbed.mooring.dev/pod:" + namespace + "/")).map(line -> line.split(" ", 2)[0]).toList();
+        return Podman.podContainers(runDir, namespace + "/");
     }
 
     /** Sends {@code signal} to every process of container {@code name}. */

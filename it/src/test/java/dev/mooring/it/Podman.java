@@ -77,6 +77,18 @@ public final class Podman {
         return result.output();
     }
 
+    /**
+     * The running containers of the pods that the local API server in {@code runDir} runs
+     * ({@code --run-pods}) whose {@code namespace/name} starts with {@code podPrefix}, oldest first.
+     * Only that server's: the pod runner labels each container with its pods folder, so that a
+     * test never picks (or waits on) a container of another run on the same machine.
+     */
+    public static List<String> podContainers(Path runDir, String podPrefix) throws Exception {
+        return podman("ps", "--sort", "created", "--filter", "label=testbed.mooring.dev/dir=" + runDir.toAbsolutePath().resolve("pods"),
+                "--format", "{{.Names}} {{.Labels}}").lines()
+                .filter(line -> line.contains("testbed.mooring.dev/pod:" + podPrefix)).map(line -> line.split(" ", 2)[0]).toList();
+    }
+
     /** Removes the container, running or not; never fails. */
     public static void remove(String name) {
         try {

@@ -264,7 +264,8 @@ class AuthorPathIT {
         await("the operator's pods and containers gone", Duration.ofSeconds(60), () -> {
             String pods = get(client, "/api/v1/namespaces/operators/pods");
             return pods != null && !pods.contains("greeting-operator-")
-                    && dev.mooring.it.Podman.podman("ps", "-a", "--format", "{{.Names}}").lines().noneMatch(name -> name.contains("greeting-operator-"));
+                    && dev.mooring.it.Podman.podman("ps", "-a", "--filter", "label=testbed.mooring.dev/dir=" + TESTBED.toAbsolutePath().resolve("pods"),
+                            "--format", "{{.Names}}").lines().noneMatch(name -> name.contains("greeting-operator-"));
         });
         // the Secret the operator made is owned by its ServiceAccount: the garbage collector removes it with the install
         await("the operator's Secret gone", Duration.ofSeconds(60), () -> get(client, "/api/v1/namespaces/operators/secrets/greeting-operator-tls") == null);
@@ -276,10 +277,9 @@ class AuthorPathIT {
         return podContainers(prefix).stream().findFirst().orElseThrow(() -> new AssertionError("no container of a pod " + prefix + "*"));
     }
 
-    /** The running podman containers of the pods whose {@code namespace/name} starts with {@code prefix}. */
+    /** The running podman containers of this testbed's pods whose {@code namespace/name} starts with {@code prefix}. */
     private static List<String> podContainers(String prefix) throws Exception {
-        return dev.mooring.it.Podman.podman("ps", "--format", "{{.Names}} {{.Labels}}").lines()
-                .filter(line -> line.contains("testbed.mooring.dev/pod:" + prefix)).map(line -> line.split(" ")[0]).toList();
+        return dev.mooring.it.Podman.podContainers(TESTBED, prefix);
     }
 
     /** The project's image, built with podman from its Containerfile on the stand-in base, tagged as its Deployment names it. */
