@@ -238,8 +238,10 @@ public final class OperatorRuntime {
                         .ifPresent(source -> ((EventSource) source).addIndex(index.name(), index.description(), index.values()));
             }
         } catch (RuntimeException e) {
-            runner.fail(System.nanoTime() - deadline >= 0
-                    ? new IllegalStateException(e.getMessage() + " (retried until the end of " + syncTimeout(runner) + ")", e) : e);
+            // a transient failure reaches here only once the next attempt would start after the deadline
+            runner.fail(e instanceof dev.mooring.api.client.KubernetesException failure && dev.mooring.engine.kube.Failures.isTransient(failure)
+                    ? new IllegalStateException(e.getMessage() + " (retried until " + syncTimeout(runner) + " left no time for another"
+                            + " attempt)", e) : e);
         }
     }
 
@@ -285,6 +287,7 @@ public final class OperatorRuntime {
      * with {@code cause}, and the runtime stays failed.
      */
     public void fail(Throwable cause) {
+        stopping.set(true); // every controller fails with this cause: none is merely stopped as a failed one's sibling
         runners.values().forEach(runner -> runner.fail(cause));
         pool.stopAll();
         if (runners.isEmpty()) {

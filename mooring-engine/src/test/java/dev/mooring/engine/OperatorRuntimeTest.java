@@ -1,0 +1,392 @@
+package dev.mooring.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.ObjectKey;
+import dev.mooring.api.Reconciler;
+import dev.mooring.api.Result;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.model.ControllerDefinition;
+import dev.mooring.engine.model.ControllerState;
+import dev.mooring.engine.model.ControllerStatus;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runtime's start-up, failure and stop semantics over a scripted API (discovery, lists and
+ * quiet watches answered in-process): what it asks for and in which order, and when passes run.
+ * What Kubernetes itself decides is the integration tests' part (StartupIT, EngineFailureIT).
+ */
+class OperatorRuntimeTest {
+
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    private final ScriptedApi api = new ScriptedApi();
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final List<String> passes = new CopyOnWriteArrayList<>();
+    private final LogCapture log = new LogCapture(OperatorRuntime.class);
+    private OperatorRuntime runtime;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        api.releaseAll();
+        if (runtime != null) {
+            runtime.stop();
+            runtime.awaitStopped(Duration.ofSeconds(10));
+        }
+        executor.shutdownNow();
+        scheduler.shutdownNow();
+        executor.awaitTermination(10, TimeUnit.SECONDS);
+        log.stop();
+    }
+
+    @org.junit.jupiter.api.BeforeEach
+    void capture() {
+        log.start();
+    }
+
+    private static ControllerDefinition maps(String name, Duration syncTimeout, List<Class<? extends KubernetesObject>> owns) {
+        return new ControllerDefinition(name, V1ConfigMap.class, "ops", null, 1, Duration.ofHours(10), syncTimeout,
+                Duration.ofSeconds(5), null, false, owns, List.of(), null);
+    }
+
+    private Reconciler<V1ConfigMap> recording(String controller) {
+        return (map, context) -> {
+            passes.add(controller + " " + map.getMetadata().getName());
+            return Result.done();
+        };
+    }
+
+    private OperatorRuntime build(ControllerDefinition... definitions) {
+        KubeHttp http = api.http();
+        Engine.Builder builder = Engine.builder(http, http).threads(executor, scheduler);
+        for (ControllerDefinition definition : definitions) {
+            builder.controller(definition, recording(definition.name()));
+        }
+        runtime = builder.build();
+        return runtime;
+    }
+
+    @Test
+    void noPassRunsUntilTheInitialListOfEveryWatchedKindIsIn() throws Exception {
+        api.objects("configmaps", "a");
+        CountDownLatch secrets = api.hold("secrets");
+        build(maps("maps", LONG, List.of(V1Secret.class))).start();
+
+        await("the Secrets' list asked for", () -> api.asked("secrets"));
+        Thread.sleep(300); // a pass that ran too early would have run by now (the primary's list is in)
+        assertEquals(List.of(), passes, "no pass while the owned kind's initial list is out");
+        assertEquals(ControllerState.STARTING, runtime.statuses().get(0).state());
+        assertFalse(runtime.ready());
+        assertTrue(runtime.healthy());
+
+        secrets.countDown();
+        await("the pass of ConfigMap a", () -> passes.contains("maps a"));
+        await("ready", runtime::ready);
+    }
+
+    @Test
+    void thePrimaryKindIsListedBeforeAnyDependency() throws Exception {
+        api.objects("configmaps", "a");
+        api.objects("secrets", "s");
+        CountDownLatch primaries = api.hold("configmaps");
+        build(maps("maps", LONG, List.of(V1Secret.class))).start();
+
+        await("the primary's list asked for", () -> api.asked("configmaps"));
+        Thread.sleep(300); // a dependency started too early would have listed by now
+        assertEquals(List.of("configmaps"), api.lists(), "the Secrets informer does not start while the primary's list is out");
+        primaries.countDown();
+        await("ready", runtime::ready);
+        assertEquals(List.of("configmaps", "secrets"), api.lists());
+    }
+
+    @Test
+    void aWarmStandbyListsAndQueuesButRunsNoPassUntilStarted() throws Exception {
+        api.objects("configmaps", "a");
+        build(maps("maps", LONG, List.of())).warmUp();
+
+        await("the ConfigMaps listed", () -> api.asked("configmaps"));
+        await("the ConfigMap queued", () -> runtime.statuses().get(0).queued() == 1);
+        Thread.sleep(300);
+        assertEquals(List.of(), passes, "a standby runs no pass");
+        assertEquals(ControllerState.STARTING, runtime.statuses().get(0).state());
+
+        runtime.start();
+        await("the pass of ConfigMap a", () -> passes.contains("maps a"));
+        await("ready", runtime::ready);
+        assertEquals(1, api.lists().size(), "start() after warmUp() lists nothing again");
+    }
+
+    @Test
+    void anInitialListSlowerThanTheSyncTimeoutFailsTheControllerAndStopsItsSiblings() throws Exception {
+        api.objects("configmaps", "a");
+        api.hold("secrets");
+        AtomicInteger told = new AtomicInteger();
+        build(maps("slow", Duration.ofMillis(300), List.of(V1Secret.class)), maps("other", LONG, List.of()));
+        runtime.onFailure(told::incrementAndGet);
+        runtime.start();
+
+        await("unhealthy", () -> !runtime.healthy());
+        assertEquals(List.of("controller slow: The initial list of Secret in ops did not complete within the controller's"
+                + " sync-timeout of 0.3 s (mooring.controller.slow.sync-timeout)"), runtime.failures());
+        await("the sibling stopped", () -> state("other") == ControllerState.STOPPED);
+        assertEquals(ControllerState.FAILED, state("slow"));
+        assertFalse(runtime.ready());
+        assertEquals(1, told.get(), "the failure listener is told once");
+        assertTrue(log.lines().stream().anyMatch(line -> line.startsWith("SEVERE Controller slow failed; stopping its sibling")),
+                log.lines().toString());
+    }
+
+    @Test
+    void aRefusedDiscoveryFailsTheControllerAtOnce() throws Exception {
+        api.discovery = 403;
+        build(maps("maps", LONG, List.of())).start();
+
+        await("unhealthy", () -> !runtime.healthy());
+        String failure = runtime.failures().get(0);
+        assertTrue(failure.startsWith("controller maps: ") && failure.contains("403") && !failure.contains("retried until"), failure);
+    }
+
+    @Test
+    void aDiscoveryThatKeepsFailingFailsTheControllerAtTheEndOfItsSyncTimeoutNamingIt() throws Exception {
+        api.discovery = 503;
+        build(maps("maps", Duration.ofSeconds(2), List.of())).start();
+
+        await("unhealthy", () -> !runtime.healthy());
+        String failure = runtime.failures().get(0);
+        assertTrue(failure.startsWith("controller maps: GET /api failed with 503") && failure.endsWith("(retried until the controller's"
+                + " sync-timeout of 2.0 s (mooring.controller.maps.sync-timeout) left no time for another attempt)"), failure);
+        assertTrue(api.discoveries.get() > 2, "retried: " + api.discoveries.get());
+    }
+
+    @Test
+    void failingTheRuntimeFailsEveryControllerAndTellsTheListenersOnce() throws Exception {
+        api.objects("configmaps", "a");
+        AtomicInteger told = new AtomicInteger();
+        AtomicInteger second = new AtomicInteger();
+        build(maps("one", LONG, List.of()), maps("two", LONG, List.of()));
+        runtime.onFailure(() -> {
+            told.incrementAndGet();
+            throw new IllegalStateException("a listener that fails");
+        });
+        runtime.onFailure(second::incrementAndGet);
+        runtime.start();
+        await("ready", runtime::ready);
+
+        runtime.fail(new IllegalStateException("leadership lost"));
+        assertEquals(List.of(ControllerState.FAILED, ControllerState.FAILED), runtime.statuses().stream().map(ControllerStatus::state).toList(),
+                "each controller fails with the cause, none is merely stopped as a sibling");
+        assertEquals(List.of("leadership lost", "leadership lost"), runtime.statuses().stream().map(ControllerStatus::failure).toList());
+        assertEquals(1, told.get());
+        assertEquals(1, second.get(), "a failing listener does not keep the next from being told");
+        runtime.fail(new IllegalStateException("again"));
+        assertEquals(1, second.get(), "told once");
+        assertFalse(runtime.healthy());
+        assertWatchesEnd();
+    }
+
+    @Test
+    void aRuntimeWithoutControllersFailsToo() {
+        AtomicInteger told = new AtomicInteger();
+        build();
+        runtime.onFailure(told::incrementAndGet);
+        assertTrue(runtime.healthy() && runtime.ready(), "nothing to wait for");
+
+        runtime.fail(new IllegalStateException("leadership lost"));
+        assertEquals(List.of("leadership lost"), runtime.failures());
+        assertFalse(runtime.healthy());
+        assertEquals(1, told.get());
+        assertEquals(Duration.ZERO, runtime.longestShutdownTimeout());
+    }
+
+    @Test
+    void theStopWaitsForTheLongestShutdownTimeoutNotTheirSum() {
+        build(maps("short", LONG, List.of()), new ControllerDefinition("long", V1ConfigMap.class, "ops", null, 1, Duration.ofHours(10),
+                LONG, Duration.ofSeconds(7), null, false, List.of(), List.of(), null));
+        assertEquals(Duration.ofSeconds(7), runtime.longestShutdownTimeout());
+    }
+
+    @Test
+    void aKeyCanBeEnqueuedOnlyForAControllerThatExists() throws Exception {
+        api.objects("configmaps", "a");
+        build(maps("maps", LONG, List.of())).start();
+        await("ready", runtime::ready);
+
+        await("the first pass", () -> passes.contains("maps a"));
+        runtime.enqueue("maps", new ObjectKey("ops", "a"));
+        await("the asked pass", () -> passes.stream().filter("maps a"::equals).count() == 2);
+        assertEquals("No controller named 'nope'; controllers: [maps]",
+                assertThrows(IllegalArgumentException.class, () -> runtime.enqueue("nope", new ObjectKey("ops", "x"))).getMessage());
+    }
+
+    @Test
+    void aStoppedRuntimeRunsNoMorePassesAndItsInformersStop() throws Exception {
+        api.objects("configmaps", "a");
+        build(maps("maps", LONG, List.of())).start();
+        await("the first pass", () -> passes.contains("maps a"));
+
+        runtime.stop();
+        assertTrue(runtime.awaitStopped(Duration.ofSeconds(10)));
+        assertEquals(ControllerState.STOPPED, state("maps"));
+        assertWatchesEnd();
+        assertTrue(runtime.healthy(), "a stop is not a failure");
+        assertFalse(runtime.ready());
+    }
+
+    @Test
+    void aStartAfterAStopStartsNoWorkers() throws Exception {
+        api.objects("configmaps", "a");
+        CountDownLatch list = api.hold("configmaps");
+        build(maps("maps", LONG, List.of())).warmUp();
+        await("the list asked for", () -> api.asked("configmaps"));
+        runtime.stop();
+        list.countDown();
+        runtime.start();
+
+        Thread.sleep(300);
+        assertEquals(List.of(), passes);
+        assertEquals(ControllerState.STOPPED, state("maps"));
+    }
+
+    /** No informer watches any more: a running one would watch again every 200 ms. */
+    private void assertWatchesEnd() throws InterruptedException {
+        Thread.sleep(300); // a watch open when the informers stopped may still end and count
+        int watches = api.watches.get();
+        Thread.sleep(800);
+        assertEquals(watches, api.watches.get(), "no watch after the informers stopped");
+    }
+
+    private ControllerState state(String controller) {
+        return runtime.statuses().stream().filter(status -> status.name().equals(controller)).findFirst()
+                .map(ControllerStatus::state).orElseThrow();
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + LONG.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + LONG + ": " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /**
+     * Aggregated discovery of ConfigMaps and Secrets, lists of the objects given (each held until
+     * released if asked), and watches that stay quiet for a moment and end.
+     */
+    private static final class ScriptedApi {
+        private final Map<String, List<String>> objects = new ConcurrentHashMap<>();
+        private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
+        private final List<String> lists = new CopyOnWriteArrayList<>();
+        final AtomicInteger discoveries = new AtomicInteger();
+        final AtomicInteger watches = new AtomicInteger();
+        /** The status discovery answers with; 200 serves the kinds. */
+        volatile int discovery = 200;
+
+        KubeHttp http() {
+            ApiClient client = new ApiClient().setBasePath("http://api.invalid");
+            client.setHttpClient(new OkHttpClient.Builder().readTimeout(Duration.ofSeconds(60))
+                    .addInterceptor(chain -> answer(chain.request())).build());
+            return new KubeHttp(client);
+        }
+
+        void objects(String resource, String... names) {
+            objects.put(resource, List.of(names));
+        }
+
+        CountDownLatch hold(String resource) {
+            return held.computeIfAbsent(resource, r -> new CountDownLatch(1));
+        }
+
+        void releaseAll() {
+            held.values().forEach(CountDownLatch::countDown);
+        }
+
+        boolean asked(String resource) {
+            return lists.contains(resource);
+        }
+
+        /** The resources listed so far, in order. */
+        List<String> lists() {
+            return List.copyOf(lists);
+        }
+
+        private Response answer(Request request) throws java.io.IOException {
+            String path = request.url().encodedPath();
+            if (path.equals("/api") || path.equals("/apis")) {
+                discoveries.incrementAndGet();
+                if (discovery != 200) {
+                    return respond(request, discovery, "{\"kind\":\"Status\",\"code\":" + discovery + ",\"message\":\"scripted\"}");
+                }
+                return respond(request, 200, path.equals("/apis")
+                        ? "{\"kind\":\"APIGroupDiscoveryList\",\"apiVersion\":\"apidiscovery.k8s.io/v2\",\"items\":[]}"
+                        : """
+                        {"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","items":[
+                          {"metadata":{"name":""},"versions":[{"version":"v1","resources":[
+                            {"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},
+                            {"resource":"secrets","responseKind":{"kind":"Secret"},"scope":"Namespaced"}]}]}]}""");
+            }
+            String resource = path.substring(path.lastIndexOf('/') + 1);
+            if ("true".equals(request.url().queryParameter("watch"))) {
+                watches.incrementAndGet();
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return respond(request, 200, "");
+            }
+            lists.add(resource);
+            CountDownLatch hold = held.get(resource);
+            if (hold != null) {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted");
+                }
+            }
+            String kind = resource.equals("secrets") ? "Secret" : "ConfigMap";
+            StringBuilder items = new StringBuilder();
+            for (String name : objects.getOrDefault(resource, List.of())) {
+                items.append(items.isEmpty() ? "" : ",").append("{\"apiVersion\":\"v1\",\"kind\":\"").append(kind)
+                        .append("\",\"metadata\":{\"name\":\"").append(name).append("\",\"namespace\":\"ops\",\"uid\":\"u-")
+                        .append(name).append("\",\"resourceVersion\":\"5\"}}");
+            }
+            return respond(request, 200, "{\"apiVersion\":\"v1\",\"kind\":\"" + kind + "List\",\"metadata\":{\"resourceVersion\":\"10\"},"
+                    + "\"items\":[" + items + "]}");
+        }
+
+        private static Response respond(Request request, int code, String body) {
+            return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(code).message("scripted")
+                    .body(ResponseBody.create(body, MediaType.get("application/json"))).build();
+        }
+    }
+}
