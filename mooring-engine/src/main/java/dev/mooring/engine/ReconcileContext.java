@@ -199,15 +199,78 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
         managedCondition(type, status, reason, message);
     }
 
-    /** Stage a condition, managed ones included (for the stage pipeline). */
+    /**
+     * Stage a condition, managed ones included (for the stage pipeline). The status's conditions
+     * are edited as JSON, not read into {@link V1Condition}: a built-in kind's own condition type
+     * (a Deployment's, a Pod's) has fields that {@code V1Condition} lacks, and the other
+     * conditions, and those fields of this one, stay as they are.
+     */
     void managedCondition(String type, String status, String reason, String message) {
         JsonObject current = currentStatus().isJsonObject() ? currentStatus().getAsJsonObject().deepCopy() : new JsonObject();
-        JsonElement conditionsJson = current.get("conditions");
-        List<V1Condition> conditions = conditionsJson == null || conditionsJson.isJsonNull() ? List.of()
-                : Arrays.asList(GSON.fromJson(conditionsJson, V1Condition[].class));
-        Long generation = owner.getMetadata().getGeneration();
-        current.add("conditions", GSON.toJsonTree(Conditions.set(conditions, type, status, reason, message, generation, clock)));
+        com.google.gson.JsonArray conditions = current.get("conditions") instanceof com.google.gson.JsonArray list ? list
+                : new com.google.gson.JsonArray();
+        JsonObject existing = null;
+        for (JsonElement entry : conditions) {
+            if (entry instanceof JsonObject condition && condition.get("type") instanceof com.google.gson.JsonPrimitive name
+                    && type.equals(name.getAsString())) {
+                existing = condition;
+                break;
+            }
+        }
+        Long generation = conditionsObserveGeneration() ? owner.getMetadata().getGeneration() : null;
+        V1Condition set = Conditions.set(existing == null ? List.of() : List.of(standardPart(type, existing)), type, status, reason,
+                message, generation, clock).get(0);
+        JsonObject written = GSON.toJsonTree(set).getAsJsonObject();
+        if (existing == null) {
+            conditions.add(written);
+        } else {
+            for (Map.Entry<String, JsonElement> field : written.entrySet()) {
+                existing.add(field.getKey(), field.getValue());
+            }
+        }
+        current.add("conditions", conditions);
         stagedStatus = current;
+    }
+
+    /** The fields of {@code condition} that {@link Conditions#set} keeps or compares. */
+    private static V1Condition standardPart(String type, JsonObject condition) {
+        V1Condition standard = new V1Condition().type(type);
+        if (condition.get("status") instanceof com.google.gson.JsonPrimitive value) {
+            standard.status(value.getAsString());
+        }
+        if (condition.get("lastTransitionTime") instanceof com.google.gson.JsonPrimitive value) {
+            try {
+                standard.lastTransitionTime(java.time.OffsetDateTime.parse(value.getAsString()));
+            } catch (java.time.format.DateTimeParseException e) {
+                // unreadable: the condition gets a new transition time
+            }
+        }
+        return standard;
+    }
+
+    /**
+     * Whether this kind's conditions carry {@code observedGeneration}: metav1.Condition does, and
+     * so does an untyped status; a built-in kind's own condition type may not (a Deployment's),
+     * and its model would then refuse the field.
+     */
+    private boolean conditionsObserveGeneration() {
+        Class<?> element = conditionType(owner.getClass());
+        try {
+            return element == null || element.getMethod("getObservedGeneration") != null;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    /** The element type of {@code status.conditions} of a typed model, or null when it has none. */
+    private static Class<?> conditionType(Class<?> kind) {
+        try {
+            java.lang.reflect.Method conditions = kind.getMethod("getStatus").getReturnType().getMethod("getConditions");
+            return conditions.getGenericReturnType() instanceof java.lang.reflect.ParameterizedType list
+                    && list.getActualTypeArguments()[0] instanceof Class<?> element ? element : null;
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
     }
 
     /** Stage the status of {@code desired} (a {@code DesiredStateReconciler}'s answer) as this pass's status. */

@@ -702,6 +702,209 @@ class ControllerRunnerTest {
         }
     }
 
+    // --- forgetting failures, stopping, failing ---
+
+    @Test
+    void aTerminalErrorForgetsTheFailuresBeforeIt() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            if (seen.size() == 1) {
+                throw new IllegalStateException("the first pass fails");
+            }
+            throw new TerminalException("then it is hopeless");
+        });
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "the retry waits");
+        ticker.addAndGet(Duration.ofSeconds(1).toNanos());
+        queue.depth();
+        awaitOutcomes(2);
+        await(() -> queue.processing() == 0, "the pass is done");
+        assertEquals(Outcome.Kind.TERMINAL, outcomes.get(1));
+        assertEquals(0, queue.numRetries(new ObjectKey("ops", "web")), "a terminal error is not retried: its backoff is forgotten");
+    }
+
+    @Test
+    void aKeyWhoseObjectLeftTheCacheForgetsItsFailuresWithoutAPass() throws Exception {
+        start(definition(null, false, null), (deployment, context) -> {
+            throw new IllegalStateException("fails");
+        });
+        V1Deployment web = deployment("web", "1", 1);
+        source.add(web);
+        awaitOutcomes(1);
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "the retry waits");
+        source.delete(web);
+        await(() -> queue.depth() == 0 && queue.processing() == 0 && queue.delayed() == 0, "the deletion's pass found nothing");
+        assertEquals(0, queue.numRetries(new ObjectKey("ops", "web")), "nothing left to retry");
+        assertEquals(1, outcomes.size(), "no pass of an object that is gone");
+    }
+
+    @Test
+    void theStatusCountsThePassesAndTimesTheUnfinishedWorkOnTheQueuesClock() throws Exception {
+        CountDownLatch inPass = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        start(definition(null, false, null), (deployment, context) -> {
+            inPass.countDown();
+            release.await();
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        assertTrue(inPass.await(10, TimeUnit.SECONDS));
+        ticker.addAndGet(Duration.ofMillis(2500).toNanos());
+        assertEquals(2.5, runner.status().unfinishedWorkSeconds(), 1e-9);
+        assertEquals(2.5, runner.status().longestRunningSeconds(), 1e-9);
+        assertEquals(1, runner.status().processing());
+        release.countDown();
+        awaitOutcomes(1);
+        await(() -> runner.status().successes() == 1, "counted");
+        double took = runner.status().durationSeconds();
+        assertTrue(took > 0 && took < 60, "the pass's real duration in seconds: " + took);
+    }
+
+    @Test
+    void oneWorkerRunsOnePassAtATime() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> began = new CopyOnWriteArrayList<>();
+        start(definition(null, false, null, 1), (deployment, context) -> {
+            began.add(deployment.getMetadata().getName());
+            release.await();
+            return Result.done();
+        });
+        source.add(deployment("a", "1", 1));
+        source.add(deployment("b", "1", 1));
+        await(() -> began.size() == 1, "the first pass began");
+        Thread.sleep(200); // a second worker would have taken b by now
+        assertEquals(1, began.size(), "b waits for the one worker: " + began);
+        release.countDown();
+        awaitOutcomes(2);
+    }
+
+    @Test
+    void aStopLetsTheRunningPassFinishWithinTheShutdownTimeout() throws Exception {
+        CountDownLatch inPass = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> ends = new CopyOnWriteArrayList<>();
+        start(new ControllerDefinition("deployments", V1Deployment.class, "ops", null, 1, Duration.ofHours(10), Duration.ofSeconds(5),
+                Duration.ofHours(1), null, false, List.of(), List.of(), null), (deployment, context) -> {
+                    inPass.countDown();
+                    try {
+                        release.await();
+                        ends.add("finished");
+                    } catch (InterruptedException e) {
+                        ends.add("interrupted");
+                        throw e;
+                    }
+                    return Result.done();
+                });
+        source.add(deployment("web", "1", 1));
+        assertTrue(inPass.await(10, TimeUnit.SECONDS));
+        java.util.concurrent.Future<?> stopping = workers.submit(runner::stop);
+        await(() -> runner.state() == ControllerState.STOPPED, "stopping");
+        Thread.sleep(200);
+        assertTrue(!stopping.isDone(), "the stop waits for the pass to drain");
+        release.countDown();
+        stopping.get(10, TimeUnit.SECONDS);
+        assertEquals(List.of("finished"), ends, "the pass was not interrupted within the shutdown timeout");
+        assertTrue(runner.awaitWorkersStopped(WAIT));
+        assertTrue(!runner.beginStop(), "a second stop has nothing to stop");
+    }
+
+    @Test
+    void aStopWithoutShutdownTimeoutInterruptsTheRunningPassAtOnce() throws Exception {
+        CountDownLatch inPass = new CountDownLatch(1);
+        List<String> ends = new CopyOnWriteArrayList<>();
+        start(new ControllerDefinition("deployments", V1Deployment.class, "ops", null, 1, Duration.ofHours(10), Duration.ofSeconds(5),
+                Duration.ZERO, null, false, List.of(), List.of(), null), (deployment, context) -> {
+                    inPass.countDown();
+                    try {
+                        new CountDownLatch(1).await();
+                    } catch (InterruptedException e) {
+                        ends.add("interrupted");
+                        throw e;
+                    }
+                    return Result.done();
+                });
+        source.add(deployment("web", "1", 1));
+        source.add(deployment("next", "1", 1));
+        assertTrue(inPass.await(10, TimeUnit.SECONDS));
+        runner.stop();
+        assertTrue(runner.awaitWorkersStopped(WAIT), "the worker left");
+        assertEquals(List.of("interrupted"), ends);
+        assertEquals(ControllerState.STOPPED, runner.state());
+        assertEquals(0, queue.depth(), "ready work is discarded too");
+    }
+
+    @Test
+    void aPassThatIgnoresInterruptsKeepsItsWorkerAndAFailedControllerStaysFailedWhenStopped() throws Exception {
+        CountDownLatch inPass = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean leave = new java.util.concurrent.atomic.AtomicBoolean();
+        start(definition(null, false, null), (deployment, context) -> {
+            inPass.countDown();
+            while (!leave.get()) {
+                Thread.onSpinWait(); // deaf to interrupts
+            }
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        assertTrue(inPass.await(10, TimeUnit.SECONDS));
+        runner.fail(new IllegalStateException("lost the lease"));
+        assertTrue(!runner.awaitWorkersStopped(Duration.ofMillis(100)), "the worker still runs the pass");
+        leave.set(true);
+        assertTrue(runner.awaitWorkersStopped(WAIT));
+        assertTrue(!runner.beginStop(), "a failed controller is not stopped again");
+        runner.stop();
+        assertEquals(ControllerState.FAILED, runner.state());
+        assertEquals("lost the lease", runner.status().failure());
+    }
+
+    @Test
+    void aPassWaitingForTheWorkersDoesNotWaitForItself() throws Exception {
+        List<Boolean> answers = new CopyOnWriteArrayList<>();
+        start(definition(null, false, null), (deployment, context) -> {
+            answers.add(runner.awaitWorkersStopped(Duration.ofHours(1)));
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        assertEquals(List.of(true), answers);
+    }
+
+    @Test
+    void aFailedControllerNoLongerAsksTheAuthorsMapperNorFailsAgain() throws Exception {
+        FakeSource<V1ConfigMap> dependency = new FakeSource<>(CONFIG_MAPS);
+        List<String> mapped = new CopyOnWriteArrayList<>();
+        runner = runner(definition(null, false, null), (deployment, context) -> Result.done());
+        runner.attachPrimary(source);
+        runner.attachWatch(dependency, new WatchMapper(V1ConfigMap.class, "the recording mapper", object -> {
+            mapped.add(object.getMetadata().getName());
+            return List.of(new ObjectKey("ops", "web"));
+        }));
+        runner.startWorkers(workers, timers);
+        dependency.add(child("one", "uid-web", false));
+        assertEquals(List.of("one"), mapped);
+
+        source.failWith(new IllegalStateException("403 on the primary's watch"));
+        assertEquals(ControllerState.FAILED, runner.state(), "the primary's source failing fails the controller");
+        dependency.add(child("two", "uid-web", false));
+        assertEquals(List.of("one"), mapped, "a failed controller does not run the author's mapper");
+    }
+
+    @Test
+    void aMetadataOnlyWatchIsASourceOnceAndItsFailureFailsTheController() throws Exception {
+        FakeSource<dev.mooring.api.PartialObjectMetadata> metadata = new FakeSource<>(new ResourceType<>("", "v1", "Secret", "secrets",
+                true, dev.mooring.api.PartialObjectMetadata.class));
+        runner = runner(definition(null, false, null), (deployment, context) -> Result.done());
+        runner.attachPrimary(source);
+        runner.attachWatch(metadata, new WatchMapper(io.kubernetes.client.openapi.models.V1Secret.class, "by name", object -> List.of(),
+                true));
+        runner.attachWatch(metadata, new WatchMapper(io.kubernetes.client.openapi.models.V1Secret.class, "again", object -> List.of(),
+                true));
+        assertEquals(List.of(source, metadata), runner.sources());
+        runner.startWorkers(workers, timers);
+        metadata.failWith(new IllegalStateException("403 on the metadata watch"));
+        assertEquals(ControllerState.FAILED, runner.state());
+    }
+
     private void start(ControllerDefinition definition, Reconciler<V1Deployment> reconciler) {
         runner = runner(definition, reconciler);
         runner.attachPrimary(source);

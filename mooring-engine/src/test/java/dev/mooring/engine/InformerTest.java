@@ -56,6 +56,12 @@ class InformerTest {
     }
 
     private void launch(ObjectTransform transform) {
+        prepare(transform);
+        loop.start();
+    }
+
+    /** The informer under test and its loop's thread, not started. */
+    private void prepare(ObjectTransform transform) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
         KubeHttp http = new KubeHttp(client);
@@ -78,7 +84,6 @@ class InformerTest {
             }
         });
         loop = new Thread(informer::run, "informer-under-test");
-        loop.start();
     }
 
     @Test
@@ -217,12 +222,92 @@ class InformerTest {
         assertEquals(List.of(), seen, "no listener heard of it");
     }
 
+    @Test
+    void aDeletedEventUncachesTheObjectAndAWatchErrorOtherThanExpiredIsRetriedWithoutARelist() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.watches.add(List.of(event("ADDED", configMap("b", "11")), event("DELETED", configMap("a", "12"))));
+        api.watches.add(List.of("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"code\":500,"
+                + "\"reason\":\"InternalError\",\"message\":\"etcd timed out\"}}"));
+        start();
+        awaitQueries(4);
+        assertEquals(List.of("list a", "add b", "delete a"), seen);
+        assertFalse(informer.get(new ObjectKey("ops", "a")).isPresent(), "a deleted object leaves the cache");
+        assertTrue(api.queries.get(2).contains("watch=true") && api.queries.get(2).contains("resourceVersion=12"), api.queries.toString());
+        assertTrue(api.queries.get(3).contains("watch=true") && api.queries.get(3).contains("resourceVersion=12"),
+                "after the error the watch resumes where it was, no relist: " + api.queries);
+        assertEquals(1, informer.listCount());
+        assertTrue(informer.failure().isEmpty());
+    }
+
+    @Test
+    void aWatchAnsweredWithExpiredRelistsAtOnce() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.lists.add(list("30", configMap("a", "5")));
+        api.watches.add(List.of("HTTP 410"));
+        start();
+        awaitQueries(4);
+        assertEquals("GET /api/v1/namespaces/ops/configmaps limit=500", api.queries.get(2), "the relist: " + api.queries);
+        assertTrue(api.queries.get(3).contains("resourceVersion=30"), api.queries.toString());
+        assertEquals(2, informer.listCount());
+    }
+
+    @Test
+    void aForbiddenWatchFailsTheInformerAndTellsItsListenersOnce() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.watches.add(List.of("HTTP 403"));
+        List<String> failures = new CopyOnWriteArrayList<>();
+        prepare(null);
+        informer.onFailure(cause -> failures.add(cause.getMessage()));
+        loop.start();
+        loop.join(30_000);
+        assertFalse(loop.isAlive(), "the informer's loop ends");
+        assertEquals(1, failures.size(), failures.toString());
+        assertTrue(failures.get(0).contains("403"), failures.get(0));
+        assertEquals(failures.get(0), informer.failure().orElseThrow().getMessage());
+        assertFalse(informer.connected(), "a failed informer is not connected");
+    }
+
+    @Test
+    void aRefusedInitialListReleasesThoseWaitingForTheSyncAtOnce() throws Exception {
+        api.lists.add("403");
+        launch(null);
+        assertFalse(informer.awaitSynced(Duration.ofMinutes(10)), "released by the failure, not by the timeout");
+        assertTrue(informer.failure().isPresent());
+        assertFalse(informer.hasSynced());
+    }
+
+    @Test
+    void theWatchAsksForBookmarksAndEndsOnTheServerWithinFiveToTenMinutes() throws Exception {
+        api.lists.add(list("10"));
+        start();
+        awaitQueries(2);
+        String watch = api.queries.get(1);
+        assertTrue(watch.contains("allowWatchBookmarks=true"), watch);
+        long seconds = Long.parseLong(watch.replaceAll(".*timeoutSeconds=(\\d+).*", "$1"));
+        assertTrue(seconds >= 300 && seconds < 600, "a jittered timeout of 5 to 10 minutes: " + seconds);
+    }
+
+    @Test
+    void theAnswerToTheListIsContactAndTheStopClosesAnOpenWatchSoTheLoopEndsAtOnce() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.blockingWatches = 1;
+        launch(null);
+        assertTrue(informer.awaitSynced(Duration.ofSeconds(30)));
+        awaitQueries(2);
+        assertTrue(informer.connected(), "the list was answered");
+        assertTrue(informer.lastContactMillis() > 0);
+        informer.stop();
+        loop.join(30_000);
+        assertFalse(loop.isAlive(), "the stop closed the open watch");
+        assertEquals(2, api.queries.size(), "nothing after the stop: " + api.queries);
+    }
+
     private static String withData(String configMap) {
         return configMap.substring(0, configMap.length() - 1) + ",\"data\":{\"k\":\"v\"}}";
     }
 
     private void awaitQueries(int count) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (api.queries.size() < count && System.nanoTime() < end) {
             Thread.sleep(20);
         }
@@ -258,6 +343,8 @@ class InformerTest {
         final List<String> accepts = new CopyOnWriteArrayList<>();
         /** How many watches answer with a stream whose read times out (a silent connection). */
         int silentWatches;
+        /** How many watches answer with a stream that sends nothing until it is closed. */
+        int blockingWatches;
 
         synchronized Response answer(Request request) throws java.io.IOException {
             boolean watch = "true".equals(request.url().queryParameter("watch"));
@@ -269,9 +356,8 @@ class InformerTest {
             accepts.add((watch ? "watch " : "list ") + request.header("Accept"));
             if (!watch) {
                 String body = lists.isEmpty() ? list("99") : lists.poll();
-                if (body.equals(UNAVAILABLE)) {
-                    return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(503).message("scripted")
-                            .body(ResponseBody.create("{\"kind\":\"Status\",\"code\":503}", MediaType.get("application/json"))).build();
+                if (body.matches("\\d{3}")) {
+                    return status(request, Integer.parseInt(body));
                 }
                 return respond(request, body);
             }
@@ -294,7 +380,36 @@ class InformerTest {
                             }
                         }), MediaType.get("application/json"), -1)).build();
             }
+            if (blockingWatches > 0) {
+                blockingWatches--;
+                java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+                return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(200).message("scripted")
+                        .body(ResponseBody.create(okio.Okio.buffer(new okio.Source() {
+                            @Override
+                            public long read(okio.Buffer sink, long byteCount) throws java.io.IOException {
+                                try {
+                                    closed.await(); // an open watch on which nothing happens, until it is closed
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
+                                }
+                                throw new java.io.IOException("closed");
+                            }
+
+                            @Override
+                            public okio.Timeout timeout() {
+                                return okio.Timeout.NONE;
+                            }
+
+                            @Override
+                            public void close() {
+                                closed.countDown();
+                            }
+                        }), MediaType.get("application/json"), -1)).build();
+            }
             List<String> events = watches.poll();
+            if (events != null && events.size() == 1 && events.get(0).matches("HTTP \\d{3}")) {
+                return status(request, Integer.parseInt(events.get(0).substring(5)));
+            }
             if (events == null) {
                 try {
                     Thread.sleep(200);
@@ -304,6 +419,12 @@ class InformerTest {
                 return respond(request, "");
             }
             return respond(request, String.join("\n", events) + "\n");
+        }
+
+        private static Response status(Request request, int code) {
+            return new Response.Builder().request(request).protocol(Protocol.HTTP_1_1).code(code).message("scripted")
+                    .body(ResponseBody.create("{\"kind\":\"Status\",\"code\":" + code + ",\"message\":\"scripted " + code + "\"}",
+                            MediaType.get("application/json"))).build();
         }
 
         private static Response respond(Request request, String body) {

@@ -154,7 +154,9 @@ final class RecordingClient implements EngineClient {
 
     @Override
     public <R extends KubernetesObject> R apply(R object, String fieldManager, WriteOptions options) {
-        return unexpected("apply", object);
+        record("APPLY by " + fieldManager + " " + key(object) + " " + object.getMetadata().getOwnerReferences().stream()
+                .map(reference -> reference.getKind() + "/" + reference.getName()).toList());
+        return object;
     }
 
     private <R> R unexpected(String request, KubernetesObject object) {

@@ -2,6 +2,7 @@ package dev.mooring.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Result;
@@ -139,8 +140,136 @@ class StagePipelineTest {
         }
         assertEquals(0, bean.exposed, "no stage runs after one that waits");
         bean.failure = null;
-        pipeline.reconcile(deployment, new ReconcileContext<>("staged", new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(),
-                key -> { }, Clock.systemUTC(), pipeline.managedConditions()));
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> succeeding = new ReconcileContext<>("staged",
+                new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
+        pipeline.reconcile(deployment, succeeding);
         assertEquals(1, bean.exposed, "the later stage runs once the earlier succeeds");
+        succeeding.persistStatus();
+        String written = client.requests.get(client.requests.size() - 1);
+        assertTrue(written.contains("\"message\":\"all stages succeeded\",\"reason\":\"Reconciled\",\"status\":\"True\",\"type\":\"Ready\""),
+                written);
+    }
+
+    /** Requeues of three stages (the last reads its context), and a stage of cases chosen by the object's data. */
+    public static final class Branching implements dev.mooring.api.Cleanup<V1ConfigMap> {
+        final List<String> calls = new ArrayList<>();
+        Throwable thrownByOtherwise;
+
+        @Stage(value = "First", order = 1)
+        public Result first(V1ConfigMap map) {
+            return Result.requeueAfter(java.time.Duration.ofSeconds(30));
+        }
+
+        @Stage(value = "Second", order = 2)
+        public Result second(V1ConfigMap map) {
+            return Result.requeueAfter(java.time.Duration.ofSeconds(10));
+        }
+
+        @Stage(value = "Third", order = 3)
+        public Result third(V1ConfigMap map, dev.mooring.api.Context<V1ConfigMap> context) {
+            calls.add("Third of " + context.key().name());
+            return Result.requeueAfter(java.time.Duration.ofSeconds(20));
+        }
+
+        @Stage(value = "Sized", order = 4)
+        @dev.mooring.api.Case(when = "small", priority = 5)
+        public void smallOne(V1ConfigMap map) {
+            calls.add("small");
+        }
+
+        @Stage(value = "Sized", order = 4)
+        @dev.mooring.api.Case(when = "marked", priority = 1)
+        public void markedOne(V1ConfigMap map) {
+            calls.add("marked");
+        }
+
+        @Stage(value = "Sized", order = 4)
+        @dev.mooring.api.Otherwise
+        public void neither(V1ConfigMap map) throws Throwable {
+            calls.add("otherwise");
+            if (thrownByOtherwise != null) {
+                throw thrownByOtherwise;
+            }
+        }
+
+        public boolean small(V1ConfigMap map) {
+            return map.getData().containsKey("small");
+        }
+
+        public boolean marked(V1ConfigMap map) {
+            return map.getData().containsKey("marked");
+        }
+
+        @Override
+        public void cleanup(V1ConfigMap resource, dev.mooring.api.Context<V1ConfigMap> context) {
+            calls.add("cleanup");
+        }
+    }
+
+    private static V1ConfigMap map(String... keys) {
+        V1ConfigMap map = new V1ConfigMap().metadata(new V1ObjectMeta().namespace("ops").name("a")).data(new java.util.HashMap<>());
+        for (String key : keys) {
+            map.getData().put(key, "");
+        }
+        return map;
+    }
+
+    @Test
+    void thePassRequeuesAfterTheShortestRequeueAnyStageAsked() throws Exception {
+        Branching bean = new Branching();
+        StagePipeline<V1ConfigMap> pipeline = new StagePipeline<>(StagePlan.of(Branching.class, V1ConfigMap.class), bean);
+        V1ConfigMap map = map();
+        assertEquals(Result.requeueAfter(java.time.Duration.ofSeconds(10)), pipeline.reconcile(map, pass(map)),
+                "30 s, then 10 s, then 20 s: the pass comes back after 10 s");
+        assertEquals(List.of("Third of a", "otherwise"), bean.calls, "a stage with a context parameter gets the pass's");
+    }
+
+    @Test
+    void theFirstMatchingCaseByPriorityRunsAndOtherwiseOnlyWhenNoneMatches() throws Exception {
+        Branching bean = new Branching();
+        StagePipeline<V1ConfigMap> pipeline = new StagePipeline<>(StagePlan.of(Branching.class, V1ConfigMap.class), bean);
+        for (V1ConfigMap map : List.of(map("small", "marked"), map("marked"), map())) {
+            pipeline.reconcile(map, pass(map));
+        }
+        assertEquals(List.of("small", "marked", "otherwise"), bean.calls.stream().filter(call -> !call.startsWith("Third")).toList(),
+                "both match: the higher priority only; one matches: that one; none: otherwise");
+    }
+
+    /** A stage of one case and no otherwise. */
+    public static final class OneCase {
+        @Stage(value = "Sized", order = 1)
+        @dev.mooring.api.Case(when = "small", priority = 1)
+        public void smallOne(V1ConfigMap map) {
+        }
+
+        public boolean small(V1ConfigMap map) {
+            return map.getData().containsKey("small");
+        }
+    }
+
+    @Test
+    void aStageWhoseCasesAllMissWithoutOtherwiseIsTerminalAndTheBeanMustImplementCleanupToBeAskedForIt() throws Exception {
+        StagePipeline<V1ConfigMap> pipeline = new StagePipeline<>(StagePlan.of(OneCase.class, V1ConfigMap.class), new OneCase());
+        V1ConfigMap map = map();
+        dev.mooring.api.TerminalException none = assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.reconcile(map, pass(map)));
+        assertEquals("No case of stage Sized matched; add an @Otherwise method if this is expected", none.getMessage());
+        assertEquals(Result.done(), pipeline.reconcile(map("small"), pass(map("small"))));
+        assertEquals(OneCase.class.getName() + " does not implement Cleanup",
+                assertThrows(IllegalStateException.class, () -> pipeline.cleanup(map, pass(map))).getMessage());
+
+        Branching bean = new Branching();
+        new StagePipeline<V1ConfigMap>(StagePlan.of(Branching.class, V1ConfigMap.class), bean).cleanup(map, pass(map));
+        assertEquals(List.of("cleanup"), bean.calls, "cleanup goes to the bean");
+    }
+
+    @Test
+    void whatAStageThrowsGoesOnUnwrappedErrorsIncluded() {
+        Branching bean = new Branching();
+        StagePipeline<V1ConfigMap> pipeline = new StagePipeline<>(StagePlan.of(Branching.class, V1ConfigMap.class), bean);
+        V1ConfigMap map = map();
+        bean.thrownByOtherwise = new StackOverflowError("deep");
+        assertEquals("deep", assertThrows(StackOverflowError.class, () -> pipeline.reconcile(map, pass(map))).getMessage());
+        bean.thrownByOtherwise = new java.io.IOException("closed");
+        assertEquals("closed", assertThrows(java.io.IOException.class, () -> pipeline.reconcile(map, pass(map))).getMessage());
     }
 }
