@@ -56,7 +56,10 @@ class LeaderElectorTest {
 
     private LeaderElector elector(String identity) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
-        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> {
+            api.timeouts.add(Duration.ofNanos(chain.call().timeout().timeoutNanos()));
+            return api.answer(chain.request());
+        }).build());
         return new LeaderElector(new KubeHttp(client), new ElectionSettings("election", "ops", identity, LEASE, RENEW, RETRY),
                 now::get);
     }
@@ -142,12 +145,98 @@ class LeaderElectorTest {
         assertEquals("b", api.holder());
     }
 
+    @Test
+    void aStandbysRequestsMayTakeTheRenewDeadlineALeadersOnlyWhatIsLeftOfIt() throws Exception {
+        api.store("b", 15, 0);
+        LeaderElector a = elector("a");
+        assertFalse(a.attempt());
+        assertEquals(List.of(RENEW), api.timeouts, "one slow answer is still contact for a standby");
+
+        api.timeouts.clear();
+        AtomicLong renewals = new AtomicLong();
+        try (Running c = running("c")) {
+            long read = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!c.elector.connected() && System.nanoTime() < read) {
+                Thread.sleep(5); // until c has read the Lease: its duration counts from that read
+            }
+            advance(LEASE); // b's record unchanged for its duration on c's clock
+            c.awaitAcquired();
+            assertTrue(c.elector.isLeader());
+            assertEquals(1, c.elector.acquisitions());
+            int before = api.timeouts.size();
+            advance(Duration.ofSeconds(3));
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (api.timeouts.size() == before && System.nanoTime() < end) {
+                Thread.sleep(5);
+            }
+            Duration asked = api.timeouts.get(before);
+            assertTrue(asked.compareTo(RENEW.minusSeconds(3)) <= 0 && asked.compareTo(Duration.ZERO) > 0,
+                    "a leader's request ends by its renew deadline: " + asked);
+            renewals.set(c.elector.renewalFailures());
+        }
+        assertEquals(0, renewals.get());
+    }
+
+    @Test
+    void aLeaderWhoseRenewalsFailUntilItsDeadlineLosesTheLeaseAndCountsThem() throws Exception {
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (Running a = running("a", new LeaderElector.Observer() {
+            @Override
+            public void acquired() {
+                told.add("acquired");
+            }
+
+            @Override
+            public void renewalFailed() {
+                told.add("renewal failed");
+            }
+        })) {
+            a.awaitAcquired();
+            assertTrue(a.elector.electing());
+            api.failWith(503);
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (a.elector.renewalFailures() == 0 && System.nanoTime() < end) {
+                Thread.sleep(5);
+            }
+            assertTrue(a.elector.isLeader(), "a failed renewal within the deadline keeps the lead");
+            advance(RENEW);
+            assertFalse(a.elector.isLeader(), "at the renew deadline this replica no longer leads");
+            assertEquals("Lease renewal deadline exceeded", a.lost.get(10, java.util.concurrent.TimeUnit.SECONDS).getMessage());
+            assertTrue(a.elector.renewalFailures() >= 1);
+            assertEquals("acquired", told.get(0));
+            assertTrue(told.contains("renewal failed"), told.toString());
+            api.failWith(0);
+        }
+    }
+
+    @Test
+    void aRenewalWritesANewRenewTime() throws Exception {
+        LeaderElector a = elector("a");
+        assertTrue(a.attempt());
+        assertTrue(a.attempt());
+        String first = api.lease.getAsJsonObject("spec").get("renewTime").getAsString();
+        Thread.sleep(2); // the renew time is the wall clock's, in microseconds
+        assertTrue(a.attempt());
+        assertTrue(!first.equals(api.lease.getAsJsonObject("spec").get("renewTime").getAsString()), "renewed: " + api.lease);
+        assertEquals(List.of("GET", "POST", "GET", "PUT", "GET", "PUT"), api.methods);
+    }
+
     /** An election loop on a thread of its own, trying every 100 ms of real time; stopped on close. */
     private Running running(String identity) {
+        return running(identity, new LeaderElector.Observer() {
+        });
+    }
+
+    /** As {@link #running(String)}, with {@code observer} set before the loop starts. */
+    private Running running(String identity, LeaderElector.Observer observer) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
-        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> api.answer(chain.request())).build());
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> {
+            api.timeouts.add(Duration.ofNanos(chain.call().timeout().timeoutNanos()));
+            return api.answer(chain.request());
+        }).build());
         LeaderElector elector = new LeaderElector(new KubeHttp(client),
                 new ElectionSettings("election", "ops", identity, LEASE, RENEW, Duration.ofMillis(100)), now::get);
+        elector.observe(observer);
         return new Running(elector);
     }
 
@@ -306,6 +395,8 @@ class LeaderElectorTest {
     /** One Lease as the API server would keep it, with a resourceVersion per write; or scripted failures. */
     private static final class ScriptedLease {
         final List<String> methods = new ArrayList<>();
+        /** Each request's call timeout, in order. */
+        final List<Duration> timeouts = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile JsonObject lease;
         int version;
         int failure;
