@@ -61,4 +61,64 @@ class CacheCompactionTest {
         a.getData().put("m", "x"); // two entries: Gson's map, as decoded
         assertSame(Map.of(), b.getData());
     }
+
+    /** A model with every kind of top-level field: only the settable Map and List fields are compacted. */
+    static final class Odd implements io.kubernetes.client.common.KubernetesObject {
+        static Map<String, String> shared = new java.util.HashMap<>();
+        final List<String> fixed = new java.util.ArrayList<>();
+        Map<String, String> data = new java.util.HashMap<>();
+        List<String> items = new java.util.ArrayList<>();
+        java.util.Set<String> tags = new java.util.HashSet<>();
+        io.kubernetes.client.openapi.models.V1ObjectMeta metadata = new io.kubernetes.client.openapi.models.V1ObjectMeta().name("odd");
+
+        @Override
+        public io.kubernetes.client.openapi.models.V1ObjectMeta getMetadata() {
+            return metadata;
+        }
+
+        @Override
+        public String getApiVersion() {
+            return "example.com/v1";
+        }
+
+        @Override
+        public String getKind() {
+            return "Odd";
+        }
+    }
+
+    @Test
+    void onlyAModelsSettableMapAndListFieldsAreCompacted() {
+        Odd odd = new Odd();
+        Map<String, String> shared = Odd.shared;
+        List<String> fixed = odd.fixed;
+        java.util.Set<String> tags = odd.tags;
+        new CacheCompaction().compact(odd);
+        assertSame(Map.of(), odd.data);
+        assertSame(List.of(), odd.items);
+        assertSame(fixed, odd.fixed, "a final field is left as it is");
+        assertSame(shared, Odd.shared, "a static field is not the object's");
+        assertSame(tags, odd.tags, "neither a Map nor a List");
+    }
+
+    @Test
+    void theMostRecent256CreationTimesAreShared() {
+        CacheCompaction compaction = new CacheCompaction();
+        java.time.OffsetDateTime first = java.time.OffsetDateTime.parse("2026-12-04T10:00:00Z");
+        java.util.List<java.time.OffsetDateTime> kept = new java.util.ArrayList<>();
+        for (int second = 0; second < 256; second++) {
+            kept.add(compaction.compact(created("m" + second, first.plusSeconds(second))).getMetadata().getCreationTimestamp());
+        }
+        assertSame(kept.get(0), compaction.compact(created("again", first)).getMetadata().getCreationTimestamp(),
+                "256 distinct times are all kept: the first is shared still");
+        compaction.compact(created("newer", first.plusSeconds(1000)));
+        java.time.OffsetDateTime late = compaction.compact(created("late", first.plusSeconds(1))).getMetadata().getCreationTimestamp();
+        assertEquals(first.plusSeconds(1), late);
+        assertNotSame(kept.get(1), late, "the 257th dropped the least recently used (the first was just used)");
+    }
+
+    private static V1ConfigMap created(String name, java.time.OffsetDateTime time) {
+        return new V1ConfigMap().metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().name(name)
+                .creationTimestamp(java.time.OffsetDateTime.parse(time.toString())));
+    }
 }
