@@ -282,6 +282,34 @@ class OperatorRuntimeTest {
         assertEquals(watches, api.watches.get(), "no watch after the informers stopped");
     }
 
+    @Test
+    void theBuildersOptionsReachThePassesAndADesiredStateBeanIsAdapted() throws Exception {
+        api.objects("configmaps", "a");
+        List<String> scoped = new CopyOnWriteArrayList<>();
+        List<String> observed = new CopyOnWriteArrayList<>();
+        dev.mooring.api.DesiredStateReconciler<V1ConfigMap> desired = (map, context) -> {
+            passes.add("desired " + map.getMetadata().getName() + " in " + context.controllerName());
+            return map;
+        };
+        KubeHttp http = api.http();
+        runtime = Engine.builder(http, http).threads(executor, scheduler)
+                .requestScope(() -> {
+                    scoped.add("activated");
+                    return () -> scoped.add("closed");
+                })
+                .observer((controller, outcome, duration) -> observed.add(controller + " " + outcome))
+                .retry(new OperatorRuntime.Retry(Duration.ofMillis(10), Duration.ofSeconds(1)))
+                .operatorNamespace("operators")
+                .clock(java.time.Clock.systemUTC())
+                .controller(maps("desired", LONG, List.of()), desired, null, List.of())
+                .build();
+        runtime.start();
+
+        await("the pass", () -> passes.contains("desired a in desired"));
+        await("observed", () -> observed.contains("desired SUCCESS"));
+        assertEquals(List.of("activated", "closed"), scoped.subList(0, 2), "the pass ran in an activated request scope");
+    }
+
     private ControllerState state(String controller) {
         return runtime.statuses().stream().filter(status -> status.name().equals(controller)).findFirst()
                 .map(ControllerStatus::state).orElseThrow();
