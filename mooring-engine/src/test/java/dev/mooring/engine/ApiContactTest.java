@@ -74,12 +74,23 @@ class ApiContactTest {
         contact.failed(DOWN);
         logged = log.lines();
         assertEquals(2, logged.size());
-        assertTrue(logged.get(0).startsWith("WARNING Watch of ConfigMap in ops failed, retrying in "), logged.get(0));
+        assertTrue(logged.get(0).matches("WARNING Watch of ConfigMap in ops failed, retrying in 0\\.\\d+ s: .*"), logged.get(0));
         assertTrue(logged.get(1).startsWith("FINE "), logged.get(1));
         contact.answered();
         contact.answered();
         logged = log.lines();
         assertEquals("INFO The API server answers the informer of ConfigMap in ops again", logged.get(2));
         assertEquals(3, logged.size(), "told once");
+    }
+
+    @Test
+    void theLastProblemAndTheLastContactAreKept() {
+        ApiContact contact = new ApiContact(() -> "ConfigMap in ops", Duration.ofSeconds(60));
+        assertEquals(0, contact.lastContactMillis(), "no answer yet");
+        long before = System.currentTimeMillis();
+        contact.answered();
+        assertTrue(contact.lastContactMillis() >= before);
+        contact.failed(DOWN);
+        assertEquals(DOWN.getMessage(), contact.lastProblem());
     }
 }

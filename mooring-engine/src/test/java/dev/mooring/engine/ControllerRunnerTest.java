@@ -635,10 +635,14 @@ class ControllerRunnerTest {
 
     @Test
     void theFinalizerIsAddedBeforeReconcileAndReconcileSeesIt() throws Exception {
-        start(definition(null, false, FINALIZER), new Cleaning());
+        Cleaning cleaning = new Cleaning();
+        cleaning.result = Result.requeueAfter(Duration.ofSeconds(7));
+        start(definition(null, false, FINALIZER), cleaning);
         source.add(deployment("web", "1", 1));
         awaitOutcomes(1);
         assertEquals(List.of("ADD FINALIZER ops/web " + FINALIZER, "reconcile [" + FINALIZER + "]"), client.requests);
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "the reconciler's requeue, through the finalizer's pass");
+        cleaning.result = Result.requeueAfter(Duration.ofSeconds(9));
 
         client.requests.clear();
         V1Deployment marked = deployment("web", "2", 2);
@@ -646,6 +650,9 @@ class ControllerRunnerTest {
         source.update(marked);
         awaitOutcomes(2);
         assertEquals(List.of("reconcile [" + FINALIZER + "]"), client.requests, "a marked object: no request first");
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "a marked object's requeue too");
+        ticker.addAndGet(Duration.ofSeconds(8).toNanos());
+        assertEquals(1, queue.delayed(), "the 9 s requeue of the second pass, not the first's 7 s");
     }
 
     @Test
@@ -686,11 +693,12 @@ class ControllerRunnerTest {
     /** A reconciler with cleanup that writes each call into the client's request log, in order. */
     private final class Cleaning implements Reconciler<V1Deployment>, Cleanup<V1Deployment> {
         volatile Exception cleanupFailure;
+        volatile Result result = Result.done();
 
         @Override
         public Result reconcile(V1Deployment resource, Context<V1Deployment> context) {
             client.requests.add("reconcile " + resource.getMetadata().getFinalizers());
-            return Result.done();
+            return result;
         }
 
         @Override
@@ -903,6 +911,54 @@ class ControllerRunnerTest {
         runner.startWorkers(workers, timers);
         metadata.failWith(new IllegalStateException("403 on the metadata watch"));
         assertEquals(ControllerState.FAILED, runner.state());
+    }
+
+    @dev.mooring.api.CustomResource(group = "example.com", version = "v1")
+    static class Tracked extends dev.mooring.api.CustomObject {
+        Status status;
+
+        static class Status {
+            Long observedGeneration;
+        }
+    }
+
+    @Test
+    void aSucceededPassOfACustomResourceThatDeclaresObservedGenerationWritesItAndAFailedOneDoesNot() throws Exception {
+        ResourceType<Tracked> type = new ResourceType<>("example.com", "v1", "Tracked", "trackeds", true, Tracked.class);
+        FakeSource<Tracked> tracked = new FakeSource<>(type);
+        List<Outcome.Kind> passes = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
+        ControllerRunner<Tracked> runs = new ControllerRunner<>(new ControllerDefinition("trackeds", Tracked.class, "ops", null, 1,
+                Duration.ofHours(10), Duration.ofSeconds(5), Duration.ofSeconds(5), null, false, List.of(), List.of(), null),
+                (object, context) -> {
+                    if (failing.get()) {
+                        throw new IllegalStateException("fails");
+                    }
+                    return Result.done();
+                }, client.forEveryNamespace(), RequestScope.NONE, queue, null,
+                (controller, outcome, duration) -> passes.add(outcome), failed::add);
+        runs.attachPrimary(tracked);
+        runs.startWorkers(workers, timers);
+        try {
+            Tracked object = new Tracked();
+            object.setMetadata(new V1ObjectMeta().namespace("ops").name("t").uid("uid-t").resourceVersion("1").generation(5L));
+            client.stored.add(object);
+            tracked.add(object);
+            await(() -> passes.size() == 1 && queue.processing() == 0, "the pass");
+            assertTrue(client.requests.stream().anyMatch(request -> request.startsWith("PATCH status ops/t")
+                    && request.contains("\"path\":\"/status\",\"value\":{\"observedGeneration\":5}")), client.requests.toString());
+
+            client.requests.clear();
+            failing.set(true);
+            Tracked changed = new Tracked();
+            changed.setMetadata(new V1ObjectMeta().namespace("ops").name("t").uid("uid-t").resourceVersion("2").generation(6L));
+            tracked.update(changed);
+            await(() -> passes.size() == 2 && queue.processing() == 0, "the failed pass");
+            assertTrue(client.requests.stream().noneMatch(request -> request.startsWith("PATCH status")),
+                    "a failed pass did not observe generation 6: " + client.requests);
+        } finally {
+            runs.stop();
+        }
     }
 
     private void start(ControllerDefinition definition, Reconciler<V1Deployment> reconciler) {
