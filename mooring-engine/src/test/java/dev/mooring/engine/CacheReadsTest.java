@@ -126,6 +126,22 @@ class CacheReadsTest {
     }
 
     @Test
+    void aCacheOfEveryNamespaceListsOneNamespaceOrAllAndAFailedCacheSaysWhy() {
+        FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
+        source.add(map("a", "u1", Map.of()));
+        V1ConfigMap elsewhere = map("b", "u2", Map.of());
+        elsewhere.getMetadata().setNamespace("shop");
+        source.add(elsewhere);
+        InformerCache<V1ConfigMap> cache = new InformerCache<>(source);
+        assertEquals(List.of("a"), cache.list("ops").stream().map(m -> m.getMetadata().getName()).toList());
+        assertEquals(List.of("a", "b"), cache.listAll().stream().map(m -> m.getMetadata().getName()).sorted().toList());
+
+        source.failWith(new IllegalStateException("403 on the watch"));
+        assertEquals("The cache of " + source.describe() + " failed: 403 on the watch",
+                assertThrows(IllegalStateException.class, cache::listAll).getMessage());
+    }
+
+    @Test
     void aPassQueuesAtMostAHundredEventsAndReadsOnlyTheKindsItWatches() {
         ReconcileContext<V1ConfigMap> context = new ReconcileContext<>("maps", new ObjectKey("ops", "a"), map("a", "u1", Map.of()),
                 new RecordingClient(), Map.of(V1ConfigMap.class, new InformerCache<>(new FakeSource<>(CONFIG_MAPS))), Map.of(),
