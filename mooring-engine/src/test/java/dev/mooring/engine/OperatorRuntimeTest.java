@@ -156,6 +156,7 @@ class OperatorRuntimeTest {
         assertEquals(List.of("controller slow: The initial list of Secret in ops did not complete within the controller's"
                 + " sync-timeout of 0.3 s (mooring.controller.slow.sync-timeout)"), runtime.failures());
         await("the sibling stopped", () -> state("other") == ControllerState.STOPPED);
+        assertWatchesEnd();
         assertEquals(ControllerState.FAILED, state("slow"));
         assertFalse(runtime.ready());
         assertEquals(1, told.get(), "the failure listener is told once");
@@ -310,6 +311,135 @@ class OperatorRuntimeTest {
         assertEquals(List.of("activated", "closed"), scoped.subList(0, 2), "the pass ran in an activated request scope");
     }
 
+    @Test
+    void ownedAndWatchedKindsAndIndexesAreWiredAndThePassGetsALiveClient() throws Exception {
+        api.objects("configmaps", "a", "b");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        dev.mooring.engine.model.WatchMapper bySecret = new dev.mooring.engine.model.WatchMapper(V1Secret.class, "the test's mapper",
+                secret -> List.of(new ObjectKey("ops", secret.getMetadata().getName().replace("for-", ""))));
+        dev.mooring.engine.model.CacheIndex byTier = new dev.mooring.engine.model.CacheIndex(V1ConfigMap.class, "by-tier", "the test",
+                object -> List.of(object.getMetadata().getLabels().get("tier")));
+        ControllerDefinition definition = new ControllerDefinition("wired", V1ConfigMap.class, "ops", null, 1, Duration.ofHours(10), LONG,
+                Duration.ofSeconds(5), null, false, List.of(V1Secret.class), List.of(bySecret), null, List.of(byTier));
+        KubeHttp http = api.http();
+        runtime = Engine.builder(http, http).threads(executor, scheduler).controller(definition, (Reconciler<V1ConfigMap>) (map, context) -> {
+            String name = map.getMetadata().getName();
+            seen.add(name + " live " + context.client().get(V1ConfigMap.class, "ops", name).isPresent() + " indexed "
+                    + context.cached(V1ConfigMap.class).indexed("by-tier", name + "-tier").size());
+            return Result.done();
+        }).build();
+        runtime.start();
+        await("ready", runtime::ready);
+        await("both passes", () -> seen.size() == 2);
+        assertEquals(List.of("a live true indexed 1", "b live true indexed 1"), seen.stream().sorted().toList());
+        assertEquals(2, runtime.informerCount(), "ConfigMaps and Secrets, the watch sharing the owned kind's informer");
+        assertEquals(2, runtime.informers().size());
+        assertEquals(0, runtime.relists());
+
+        api.added("secrets", ScriptedApi.object("Secret", "for-a", null)); // a watched change: mapped to ConfigMap a
+        await("the mapped pass", () -> seen.size() == 3);
+        api.added("secrets", ScriptedApi.object("Secret", "child", "b")); // an owned child's change: its owner
+        await("the owner's pass", () -> seen.size() == 4);
+        assertEquals(List.of("a live true indexed 1", "b live true indexed 1"), seen.subList(2, 4).stream().sorted().toList());
+    }
+
+    @Test
+    void aStopInterruptsAPassPastTheShutdownTimeoutAndSaysWhenOneIgnoresIt() throws Exception {
+        api.objects("configmaps", "deaf", "polite");
+        java.util.concurrent.atomic.AtomicBoolean leave = new java.util.concurrent.atomic.AtomicBoolean();
+        List<String> ends = new CopyOnWriteArrayList<>();
+        CountDownLatch both = new CountDownLatch(2);
+        KubeHttp http = api.http();
+        ControllerDefinition quick = new ControllerDefinition("quick", V1ConfigMap.class, "ops", null, 2, Duration.ofHours(10), LONG,
+                Duration.ZERO, null, false, List.of(), List.of(), null);
+        runtime = Engine.builder(http, http).threads(executor, scheduler).controller(quick, (Reconciler<V1ConfigMap>) (map, context) -> {
+            both.countDown();
+            if (map.getMetadata().getName().equals("deaf")) {
+                while (!leave.get()) {
+                    Thread.onSpinWait();
+                }
+                ends.add("deaf left");
+            } else {
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    ends.add("polite interrupted");
+                    throw e;
+                }
+            }
+            return Result.done();
+        }).build();
+        runtime.start();
+        assertTrue(both.await(30, TimeUnit.SECONDS), "both passes running");
+        runtime.stop();
+        await("the polite pass interrupted", () -> ends.contains("polite interrupted"));
+        assertFalse(runtime.awaitStopped(Duration.ofMillis(200)), "the deaf pass still runs");
+        assertTrue(log.lines().contains("WARNING A reconcile of controller quick still runs 0 s after its controller stopped: it ignores"
+                + " interrupts"), log.lines().toString());
+        leave.set(true);
+        assertTrue(runtime.awaitStopped(Duration.ofSeconds(30)));
+    }
+
+    @Test
+    void aStopEndsADiscoveryThatKeepsFailing() throws Exception {
+        api.discovery = 503;
+        build(maps("maps", LONG, List.of())).start();
+        await("retrying", () -> api.discoveries.get() >= 2);
+        runtime.stop();
+        Thread.sleep(1500); // longer than the retry's backoff so far: a discovery still retrying would ask again
+        int asked = api.discoveries.get();
+        Thread.sleep(1500);
+        assertEquals(asked, api.discoveries.get(), "no discovery after the stop");
+        assertTrue(runtime.healthy(), "a stop is not a failure");
+    }
+
+    @Test
+    void aStartUpThatCannotGetItsThreadsFailsEveryController() throws Exception {
+        api.objects("configmaps", "a");
+        java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        ExecutorService oneTask = new java.util.concurrent.AbstractExecutorService() {
+            @Override
+            public void execute(Runnable command) {
+                if (accepted.getAndIncrement() > 0) {
+                    throw new java.util.concurrent.RejectedExecutionException("no more threads");
+                }
+                executor.execute(command);
+            }
+
+            @Override
+            public void shutdown() {
+            }
+
+            @Override
+            public List<Runnable> shutdownNow() {
+                return List.of();
+            }
+
+            @Override
+            public boolean isShutdown() {
+                return false;
+            }
+
+            @Override
+            public boolean isTerminated() {
+                return false;
+            }
+
+            @Override
+            public boolean awaitTermination(long timeout, TimeUnit unit) {
+                return true;
+            }
+        };
+        KubeHttp http = api.http();
+        runtime = Engine.builder(http, http).threads(oneTask, scheduler).controller(maps("maps", LONG, List.of()), recording("maps"))
+                .build();
+        runtime.start();
+        await("failed", () -> !runtime.healthy());
+        assertEquals(ControllerState.FAILED, state("maps"));
+        assertTrue(runtime.failures().get(0).contains("no more threads"), runtime.failures().toString());
+        assertTrue(log.lines().stream().anyMatch(line -> line.startsWith("SEVERE Mooring start-up failed")), log.lines().toString());
+    }
+
     private ControllerState state(String controller) {
         return runtime.statuses().stream().filter(status -> status.name().equals(controller)).findFirst()
                 .map(ControllerStatus::state).orElseThrow();
@@ -333,6 +463,7 @@ class OperatorRuntimeTest {
         private final Map<String, List<String>> objects = new ConcurrentHashMap<>();
         private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
         private final List<String> lists = new CopyOnWriteArrayList<>();
+        private final Map<String, java.util.concurrent.ConcurrentLinkedDeque<String>> events = new ConcurrentHashMap<>();
         final AtomicInteger discoveries = new AtomicInteger();
         final AtomicInteger watches = new AtomicInteger();
         /** The status discovery answers with; 200 serves the kinds. */
@@ -381,9 +512,21 @@ class OperatorRuntimeTest {
                             {"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},
                             {"resource":"secrets","responseKind":{"kind":"Secret"},"scope":"Namespaced"}]}]}]}""");
             }
+            java.util.regex.Matcher single = java.util.regex.Pattern.compile("/api/v1/namespaces/ops/(configmaps|secrets)/([a-z0-9-]+)")
+                    .matcher(path);
+            if (single.matches()) {
+                String kind = single.group(1).equals("secrets") ? "Secret" : "ConfigMap";
+                return objects.getOrDefault(single.group(1), List.of()).contains(single.group(2))
+                        ? respond(request, 200, object(kind, single.group(2), null))
+                        : respond(request, 404, "{\"kind\":\"Status\",\"code\":404,\"reason\":\"NotFound\"}");
+            }
             String resource = path.substring(path.lastIndexOf('/') + 1);
             if ("true".equals(request.url().queryParameter("watch"))) {
                 watches.incrementAndGet();
+                String event = events.getOrDefault(resource, new java.util.concurrent.ConcurrentLinkedDeque<>()).poll();
+                if (event != null) {
+                    return respond(request, 200, event + "\n");
+                }
                 try {
                     Thread.sleep(200);
                 } catch (InterruptedException e) {
@@ -404,12 +547,24 @@ class OperatorRuntimeTest {
             String kind = resource.equals("secrets") ? "Secret" : "ConfigMap";
             StringBuilder items = new StringBuilder();
             for (String name : objects.getOrDefault(resource, List.of())) {
-                items.append(items.isEmpty() ? "" : ",").append("{\"apiVersion\":\"v1\",\"kind\":\"").append(kind)
-                        .append("\",\"metadata\":{\"name\":\"").append(name).append("\",\"namespace\":\"ops\",\"uid\":\"u-")
-                        .append(name).append("\",\"resourceVersion\":\"5\"}}");
+                items.append(items.isEmpty() ? "" : ",").append(object(kind, name, null));
             }
             return respond(request, 200, "{\"apiVersion\":\"v1\",\"kind\":\"" + kind + "List\",\"metadata\":{\"resourceVersion\":\"10\"},"
                     + "\"items\":[" + items + "]}");
+        }
+
+        /** A ConfigMap or Secret in ops; with {@code owner}, controlled by ConfigMap {@code owner}. */
+        static String object(String kind, String name, String owner) {
+            return "{\"apiVersion\":\"v1\",\"kind\":\"" + kind + "\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ops\","
+                    + "\"uid\":\"u-" + name + "\",\"resourceVersion\":\"" + (owner == null ? "5" : "11") + "\",\"labels\":{\"tier\":\"" + name
+                    + "-tier\"}" + (owner == null ? "" : ",\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\""
+                    + owner + "\",\"uid\":\"u-" + owner + "\",\"controller\":true}]") + "}}";
+        }
+
+        /** Sends {@code object} as an ADDED event on the next watch of {@code resource}. */
+        void added(String resource, String object) {
+            events.computeIfAbsent(resource, r -> new java.util.concurrent.ConcurrentLinkedDeque<>())
+                    .add("{\"type\":\"ADDED\",\"object\":" + object + "}");
         }
 
         private static Response respond(Request request, int code, String body) {
