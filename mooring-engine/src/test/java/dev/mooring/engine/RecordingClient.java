@@ -90,7 +90,10 @@ final class RecordingClient implements EngineClient {
 
     @Override
     public <R extends KubernetesObject> R create(R object, WriteOptions options) {
-        return unexpected("create", object);
+        record("CREATE " + key(object) + " " + (object.getMetadata().getOwnerReferences() == null ? List.of()
+                : object.getMetadata().getOwnerReferences().stream().map(reference -> reference.getKind() + "/" + reference.getName()
+                        + (Boolean.TRUE.equals(reference.getController()) ? " controller" : "")).toList()));
+        return object;
     }
 
     @Override
@@ -132,8 +135,9 @@ final class RecordingClient implements EngineClient {
 
     @Override
     public <R extends KubernetesObject> boolean delete(Class<R> type, String namespace, String name, DeleteOptions options) {
-        record("DELETE " + namespace + "/" + name);
-        throw new UnsupportedOperationException("delete is not part of these tests");
+        record("DELETE " + namespace + "/" + name + " propagation " + options.propagation() + " if uid " + options.uid()
+                + " and resourceVersion " + options.resourceVersion());
+        return true;
     }
 
     @Override

@@ -159,12 +159,24 @@ public final class Children {
         return (Class<C>) object.getClass();
     }
 
+    /**
+     * {@code references} with {@code ours} in the place of the one with its UID (the order stays, so
+     * an unchanged child gives no patch), else appended.
+     */
     private static List<V1OwnerReference> withReference(List<V1OwnerReference> references, V1OwnerReference ours) {
         List<V1OwnerReference> result = new ArrayList<>();
-        if (references != null) {
-            references.stream().filter(ref -> !Objects.equals(ref.getUid(), ours.getUid())).forEach(result::add);
+        boolean placed = false;
+        for (V1OwnerReference reference : references == null ? List.<V1OwnerReference>of() : references) {
+            if (!Objects.equals(reference.getUid(), ours.getUid())) {
+                result.add(reference);
+            } else if (!placed) {
+                result.add(ours);
+                placed = true;
+            }
         }
-        result.add(ours);
+        if (!placed) {
+            result.add(ours);
+        }
         return result;
     }
 

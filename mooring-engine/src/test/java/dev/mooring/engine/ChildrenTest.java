@@ -1,0 +1,134 @@
+package dev.mooring.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mooring.api.OwnerReferences;
+import dev.mooring.api.TerminalException;
+import dev.mooring.api.Wait;
+import dev.mooring.engine.kube.Children;
+import dev.mooring.engine.kube.ResourceType;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The writes of owned children: what ensure, create-once, apply and prune send, and the children they refuse to take. */
+class ChildrenTest {
+
+    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
+            V1ConfigMap.class);
+
+    private final RecordingClient client = new RecordingClient();
+    private final FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
+    private final InformerCache<V1ConfigMap> cache = new InformerCache<>(source);
+    private final V1Deployment owner = new V1Deployment().apiVersion("apps/v1").kind("Deployment")
+            .metadata(new V1ObjectMeta().namespace("ops").name("web").uid("uid-web"));
+
+    private V1ConfigMap cached(String name, V1OwnerReference controller, Map<String, String> data) {
+        V1ConfigMap child = new V1ConfigMap().apiVersion("v1").kind("ConfigMap").metadata(new V1ObjectMeta().namespace("ops").name(name)
+                .uid("uid-" + name).resourceVersion("4").ownerReferences(controller == null ? null : new ArrayList<>(List.of(controller))))
+                .data(data);
+        source.add(child);
+        return child;
+    }
+
+    private static V1ConfigMap desired(String name, Map<String, String> data) {
+        return new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(data);
+    }
+
+    @Test
+    void aMissingChildIsReadLiveThenCreatedInItsOwnersNamespaceAndNamedAfterItWhenUnnamed() {
+        Children.ensure(client, owner, new V1ConfigMap().metadata(new V1ObjectMeta()).data(Map.of("k", "v")), cache);
+        assertEquals(List.of("GET ops/web", "CREATE ops/web [Deployment/web controller]"), client.requests,
+                "a cache miss may be a child made a moment ago: read live first");
+        assertEquals("A desired child needs metadata (at least an empty V1ObjectMeta)",
+                assertThrows(IllegalArgumentException.class, () -> Children.ensure(client, owner, new V1ConfigMap(), cache)).getMessage());
+    }
+
+    @Test
+    void anUnchangedChildCostsNothingAndAChangedOneIsAGuardedPatchKeepingOtherOwners() {
+        V1OwnerReference other = new V1OwnerReference().apiVersion("v1").kind("Secret").name("s").uid("uid-s");
+        V1ConfigMap child = cached("settings", OwnerReferences.controllerOf(owner), Map.of("k", "v"));
+        child.getMetadata().getOwnerReferences().add(other);
+        source.update(child);
+        Children.ensure(client, owner, desired("settings", Map.of("k", "v")), cache);
+        assertEquals(List.of(), client.requests, "answered from the cache, nothing to change");
+
+        Children.ensure(client, owner, desired("settings", Map.of("k", "w")), cache);
+        assertEquals(1, client.requests.size(), client.requests.toString());
+        String patch = client.requests.get(0);
+        assertTrue(patch.startsWith("PATCH ops/settings [{\"op\":\"test\",\"path\":\"/metadata/uid\",\"value\":\"uid-settings\"},"
+                + "{\"op\":\"test\",\"path\":\"/metadata/resourceVersion\",\"value\":\"4\"}") && patch.contains("\"value\":\"w\"")
+                && !patch.contains("ownerReferences"), "the change only, guarded; the other owner stays: " + patch);
+    }
+
+    @Test
+    void aChildWithoutAControllerOrAnothersIsRefusedAndOneOfAReplacedOwnerIsWaitedFor() {
+        cached("loose", null, Map.of());
+        assertEquals("V1ConfigMap ops/loose exists and has no controller; refusing to adopt it for Deployment web",
+                assertThrows(TerminalException.class, () -> Children.ensure(client, owner, desired("loose", Map.of()), cache)).getMessage());
+        cached("taken", new V1OwnerReference().apiVersion("apps/v1").kind("StatefulSet").name("db").uid("uid-db").controller(true),
+                Map.of());
+        assertEquals("V1ConfigMap ops/taken is controlled by StatefulSet db; refusing to take it over for Deployment web",
+                assertThrows(TerminalException.class, () -> Children.createOnce(client, owner, desired("taken", Map.of()), cache))
+                        .getMessage());
+        cached("previous", new V1OwnerReference().apiVersion("apps/v1").kind("Deployment").name("web").uid("uid-old").controller(true),
+                Map.of());
+        Wait wait = assertThrows(Wait.class, () -> Children.apply(client, owner, desired("previous", Map.of()), "mooring-web", cache));
+        assertEquals("PreviousOwnersChild", wait.reason());
+        assertTrue(wait.getMessage().contains("still controlled by the previous Deployment web (uid uid-old)"), wait.getMessage());
+        assertEquals(List.of(), client.requests, "nothing written for a child this owner does not control");
+    }
+
+    @Test
+    void createOnceLeavesAnExistingChildAsItIs() {
+        V1ConfigMap child = cached("settings", OwnerReferences.controllerOf(owner), Map.of("k", "old"));
+        V1ConfigMap answered = Children.createOnce(client, owner, desired("settings", Map.of("k", "new")), cache);
+        assertEquals(Map.of("k", "old"), answered.getData());
+        assertEquals(child.getMetadata().getUid(), answered.getMetadata().getUid());
+        assertEquals(List.of(), client.requests);
+        Children.createOnce(client, owner, desired("fresh", Map.of()), cache);
+        assertEquals(List.of("GET ops/fresh", "CREATE ops/fresh [Deployment/web controller]"), client.requests);
+    }
+
+    @Test
+    void anAppliedChildCarriesOnlyItsOwnersControllerReference() {
+        V1ConfigMap desired = desired("settings", Map.of("k", "v"));
+        desired.getMetadata().setOwnerReferences(new ArrayList<>(List.of(new V1OwnerReference().kind("Secret").name("s").uid("uid-s"))));
+        Children.apply(client, owner, desired, "mooring-web");
+        assertEquals(List.of("GET ops/settings", "APPLY by mooring-web ops/settings [Deployment/web]"), client.requests);
+    }
+
+    @Test
+    void theDesiredJsonLeavesOutStatusAndWhatTheServerSets() {
+        V1Deployment child = new V1Deployment().apiVersion("apps/v1").kind("Deployment").metadata(new V1ObjectMeta().name("d")
+                .uid("u").resourceVersion("3").generation(2L).creationTimestamp(java.time.OffsetDateTime.now()).labels(Map.of("a", "b")))
+                .status(new io.kubernetes.client.openapi.models.V1DeploymentStatus().replicas(1));
+        assertEquals("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"labels\":{\"a\":\"b\"},\"name\":\"d\"}}",
+                Children.desiredJson(child).toString());
+    }
+
+    @Test
+    void theOwnedChildrenAreThoseItControlsInItsNamespaceAndPruneDeletesTheOnesNotKept() {
+        cached("keep", OwnerReferences.controllerOf(owner), Map.of());
+        cached("old", OwnerReferences.controllerOf(owner), Map.of());
+        cached("foreign", new V1OwnerReference().apiVersion("apps/v1").kind("Deployment").name("api").uid("uid-api").controller(true),
+                Map.of());
+        V1ConfigMap elsewhere = new V1ConfigMap().apiVersion("v1").kind("ConfigMap").metadata(new V1ObjectMeta().namespace("shop")
+                .name("away").uid("uid-away").resourceVersion("1").ownerReferences(List.of(OwnerReferences.controllerOf(owner))));
+        source.add(elsewhere);
+        assertEquals(List.of("keep", "old"), Children.owned(cache, owner).stream().map(map -> map.getMetadata().getName()).sorted().toList(),
+                "another owner's and another namespace's are not this owner's");
+        List<V1ConfigMap> deleted = Children.prune(client, owner, cache, List.of("keep"));
+        assertEquals(List.of("old"), deleted.stream().map(map -> map.getMetadata().getName()).toList());
+        assertEquals(List.of("DELETE ops/old propagation BACKGROUND if uid uid-old and resourceVersion 4"), client.requests);
+        assertSame(true, Children.controlledBy(deleted.get(0), owner));
+    }
+}
