@@ -76,6 +76,17 @@ class LeaderElectorTest {
         assertEquals("a", api.holder());
         assertEquals(List.of("GET", "POST"), api.methods);
         assertTrue(a.connected());
+        assertTrue(a.attempt());
+        assertEquals(List.of(), logged.stream().filter(record -> record.getLevel() != Level.FINE && record.getLevel() != Level.FINER
+                && record.getLevel() != Level.FINEST).toList().stream().map(record -> record.getMessage()).toList(),
+                "attempts without a failure say nothing");
+    }
+
+    @Test
+    void aHeldLeaseWithoutAPositiveDurationIsRefused() {
+        api.store("b", 0, 0);
+        assertEquals("Held Lease has an invalid leaseDurationSeconds",
+                assertThrows(IllegalStateException.class, () -> elector("a").attempt()).getMessage());
     }
 
     @Test
