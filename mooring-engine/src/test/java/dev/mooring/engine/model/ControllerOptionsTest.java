@@ -149,15 +149,6 @@ class ControllerOptionsTest {
                         V1ConfigMap.class, true, key -> Optional.empty()));
     }
 
-    @Test
-    void durationsAcceptUnitsAndIso() {
-        assertEquals(Duration.ofMillis(1500), Durations.parse("x", "1.5"));
-        assertEquals(Duration.ofMillis(250), Durations.parse("x", "250ms"));
-        assertEquals(Duration.ofHours(1), Durations.parse("x", "1h"));
-        assertEquals(Duration.ofSeconds(30), Durations.parse("x", "PT30S"));
-        assertMessage("x must be a duration", () -> Durations.parse("x", "-1s"));
-    }
-
     static class Mappers {
         Set<ObjectKey> good(V1Secret secret) {
             return Set.of();

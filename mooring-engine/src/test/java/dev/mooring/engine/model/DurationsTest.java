@@ -12,6 +12,7 @@ class DurationsTest {
     @Test
     void eachUnitAndIsoTextParses() {
         assertEquals(Duration.ofSeconds(30), Durations.parse("x", "30"));
+        assertEquals(Duration.ofMillis(1500), Durations.parse("x", "1.5"), "a fraction of seconds");
         assertEquals(Duration.ofSeconds(30), Durations.parse("x", " 30s "));
         assertEquals(Duration.ofMinutes(5), Durations.parse("x", "5m"));
         assertEquals(Duration.ofMinutes(90), Durations.parse("x", "1.5h"));
@@ -26,6 +27,8 @@ class DurationsTest {
                 assertThrows(IllegalArgumentException.class, () -> Durations.parse("mooring.request.timeout", "soon")).getMessage());
         assertEquals("x must be a duration such as 30s, 500ms, 5m or PT30S, got 'null'",
                 assertThrows(IllegalArgumentException.class, () -> Durations.parse("x", null)).getMessage());
+        assertEquals("x must be a duration such as 30s, 500ms, 5m or PT30S, got '-1s'",
+                assertThrows(IllegalArgumentException.class, () -> Durations.parse("x", "-1s")).getMessage(), "no negative numbers");
         assertEquals("x must be a duration such as 30s, 500ms, 5m or PT30S, got 'PTx'",
                 assertThrows(IllegalArgumentException.class, () -> Durations.parse("x", "PTx")).getMessage());
     }
