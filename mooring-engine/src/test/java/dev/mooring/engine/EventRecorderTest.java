@@ -201,10 +201,21 @@ class EventRecorderTest {
                 Duration.ofSeconds(60), 100, now::get, Instant::now);
         java.util.List<EventRecorder.Queued> queued = java.util.List.of(new EventRecorder.Queued(EventType.NORMAL, "One", "A", "n"),
                 new EventRecorder.Queued(EventType.NORMAL, "Two", "A", "n"), new EventRecorder.Queued(EventType.NORMAL, "Three", "A", "n"));
-        slow.flush(configMap("u1"), queued, Duration.ofSeconds(8));
-        assertEquals(2, posts.size(), "two requests fill the 8 s; the third is dropped");
-        posts.clear();
-        sending.flush(configMap("u2"), queued, Duration.ofMillis(1));
-        assertEquals(3, posts.size(), "on a clock that stands still the budget is never used up");
+        LogCapture log = new LogCapture(EventRecorder.class);
+        log.start();
+        try {
+            slow.flush(configMap("u1"), queued, Duration.ofSeconds(8));
+            assertEquals(2, posts.size(), "two requests fill the 8 s; the third is dropped");
+            java.util.List<String> warnings = log.lines().stream().filter(line -> line.startsWith("WARNING Dropped")).toList();
+            assertEquals(1, warnings.size(), log.lines().toString());
+            assertTrue(warnings.get(0).startsWith("WARNING Dropped 1 Event(s) for ") && warnings.get(0)
+                    .endsWith(": the flush timeout of 8000 ms was used up"), warnings.get(0));
+            posts.clear();
+            sending.flush(configMap("u2"), queued, Duration.ofMillis(1));
+            assertEquals(3, posts.size(), "on a clock that stands still the budget is never used up");
+            assertEquals(1, log.lines().stream().filter(line -> line.startsWith("WARNING Dropped")).count(), "nothing dropped: no warning");
+        } finally {
+            log.stop();
+        }
     }
 }
