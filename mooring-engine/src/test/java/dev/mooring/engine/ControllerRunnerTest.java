@@ -476,6 +476,34 @@ class ControllerRunnerTest {
     }
 
     @Test
+    void aFailedPassWhoseStatusWriteFailsTooStaysItsOwnErrorAndBothAreLoggedWithTheObjectAndController() throws Exception {
+        LogCapture log = new LogCapture(PassDispatcher.class);
+        LogCapture runnerLog = new LogCapture(ControllerRunner.class);
+        log.start();
+        runnerLog.start();
+        try {
+            client.statusWriteFailure = new IllegalStateException("status refused");
+            start(definition(null, false, null), (deployment, context) -> {
+                context.updateStatus(d -> d.setStatus(new V1DeploymentStatus().replicas(2)));
+                throw new IllegalStateException("the pass's own failure");
+            });
+            V1Deployment web = deployment("web", "1", 2);
+            client.stored.add(web);
+            source.add(web);
+            awaitOutcomes(1);
+            assertEquals(Outcome.Kind.ERROR, outcomes.get(0));
+            assertTrue(log.lines().contains("WARNING Could not persist the status of V1Deployment ops/web (controller deployments): status refused"),
+                    log.lines().toString());
+            assertTrue(runnerLog.lines().stream().anyMatch(line -> line.startsWith("WARNING Reconcile of V1Deployment ops/web (controller"
+                    + " deployments) failed; retry in 1.00 s: java.lang.IllegalStateException: the pass's own failure")),
+                    runnerLog.lines().toString());
+        } finally {
+            log.stop();
+            runnerLog.stop();
+        }
+    }
+
+    @Test
     void aFailedStatusWriteMakesASucceededPassAnError() throws Exception {
         start(definition(null, false, null), (deployment, context) -> {
             context.updateStatus(d -> d.setStatus(new V1DeploymentStatus().replicas(2)));
