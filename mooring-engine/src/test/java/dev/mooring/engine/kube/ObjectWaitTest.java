@@ -2,6 +2,7 @@ package dev.mooring.engine.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.WaitCondition;
 import dev.mooring.api.client.WaitTimeoutException;
@@ -35,5 +36,42 @@ class ObjectWaitTest {
         WaitTimeoutException timeout = assertThrows(WaitTimeoutException.class,
                 () -> ObjectWait.await(null, CONFIG_MAPS, "ops", MAP, conditions, Duration.ZERO));
         assertEquals("Timed out after 0 ms waiting for ConfigMap ops/settings to be filled or deleted", timeout.getMessage());
+    }
+
+    /** A watch that sends {@code events} once, recording each request's query. */
+    private static KubeHttp watching(java.util.List<String> queries, String... events) {
+        io.kubernetes.client.openapi.ApiClient client = new io.kubernetes.client.openapi.ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new okhttp3.OkHttpClient.Builder().addInterceptor(chain -> {
+            queries.add(chain.request().url().encodedPath() + "?" + chain.request().url().query());
+            String body = queries.size() == 1 ? String.join("\n", events) + "\n" : "";
+            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(200).message("OK")
+                    .body(okhttp3.ResponseBody.create(body, okhttp3.MediaType.get("application/json"))).build();
+        }).build());
+        return new KubeHttp(client);
+    }
+
+    private static String event(String type, String data) {
+        return "{\"type\":\"" + type + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
+                + "\"settings\",\"namespace\":\"ops\",\"resourceVersion\":\"8\"}" + (data == null ? "" : ",\"data\":" + data) + "}}";
+    }
+
+    @Test
+    void theFirstConditionAChangeMeetsIsTheAnswerBookmarksAside() {
+        java.util.List<String> queries = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Map<String, WaitCondition<? super V1ConfigMap>> conditions = new LinkedHashMap<>();
+        conditions.put("filled", WaitCondition.matches(map -> map.getData() != null && map.getData().containsKey("k")));
+        conditions.put("deleted", WaitCondition.deleted());
+        V1ConfigMap seen = new V1ConfigMap().metadata(new V1ObjectMeta().namespace("ops").name("settings").resourceVersion("7"));
+        String answer = ObjectWait.await(watching(queries, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"ConfigMap\",\"apiVersion\":"
+                + "\"v1\",\"metadata\":{\"resourceVersion\":\"8\"}}}", event("MODIFIED", "{\"other\":\"x\"}"),
+                event("MODIFIED", "{\"k\":\"v\"}")), CONFIG_MAPS, "ops", seen, conditions, Duration.ofSeconds(30));
+        assertEquals("filled", answer);
+        assertTrue(queries.get(0).contains("fieldSelector=metadata.name%3Dsettings") || queries.get(0).contains("fieldSelector=metadata.name=settings"),
+                queries.get(0));
+        assertTrue(queries.get(0).contains("resourceVersion=7"), "from the version the caller saw: " + queries.get(0));
+
+        queries.clear();
+        assertEquals("deleted", ObjectWait.await(watching(queries, event("DELETED", null)), CONFIG_MAPS, "ops", seen, conditions,
+                Duration.ofSeconds(30)));
     }
 }
