@@ -31,6 +31,9 @@ public final class PemKeys {
         0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
     private static final byte[] EC_PUBLIC_KEY_OID = {0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
 
+    /** More DER than an unencrypted RSA key of 16384 bits takes (about 9.3 KiB); the DER lengths written here stay under 64 KiB. */
+    private static final int MAX_KEY_BYTES = 32 * 1024;
+
     private PemKeys() {
     }
 
@@ -65,6 +68,10 @@ public final class PemKeys {
                 continue;
             }
             byte[] der = Base64.getMimeDecoder().decode(block.group(2));
+            if (der.length > MAX_KEY_BYTES) {
+                throw new IllegalArgumentException(source + " holds a " + type + " of " + der.length
+                        + " bytes, more than any RSA, EC or EdDSA key takes");
+            }
             byte[] pkcs8 = switch (type) {
                 case "PRIVATE KEY" -> der;
                 case "RSA PRIVATE KEY" -> sequence(concat(new byte[] {0x02, 0x01, 0x00}, RSA_ALGORITHM, tlv(0x04, der)));
@@ -117,11 +124,11 @@ public final class PemKeys {
 
     /** The curve OID (the [0] parameters) of a SEC1 ECPrivateKey. */
     private static byte[] curve(byte[] sec1, String source) {
-        int[] outer = header(sec1, 0);
+        int[] outer = header(sec1, 0, source);
         int position = outer[1];
         int end = outer[1] + outer[2];
         while (position < end) {
-            int[] field = header(sec1, position);
+            int[] field = header(sec1, position, source);
             if ((sec1[position] & 0xff) == 0xa0) {
                 return Arrays.copyOfRange(sec1, field[1], field[1] + field[2]);
             }
@@ -132,16 +139,16 @@ public final class PemKeys {
     }
 
     /** {tag, content offset, content length} of the DER element at {@code offset}. */
-    private static int[] header(byte[] der, int offset) {
+    private static int[] header(byte[] der, int offset, String source) {
         if (offset + 2 > der.length) {
-            throw new IllegalArgumentException("truncated DER");
+            throw new IllegalArgumentException(source + " holds a malformed EC key: its DER is truncated");
         }
         int length = der[offset + 1] & 0xff;
         int content = offset + 2;
         if (length > 0x7f) {
             int bytes = length & 0x7f;
             if (bytes > 3 || content + bytes > der.length) {
-                throw new IllegalArgumentException("malformed DER length");
+                throw new IllegalArgumentException(source + " holds a malformed EC key: a DER length is malformed");
             }
             length = 0;
             for (int i = 0; i < bytes; i++) {
@@ -150,7 +157,7 @@ public final class PemKeys {
             content += bytes;
         }
         if (content + length > der.length) {
-            throw new IllegalArgumentException("truncated DER");
+            throw new IllegalArgumentException(source + " holds a malformed EC key: its DER is truncated");
         }
         return new int[] {der[offset] & 0xff, content, length};
     }
@@ -168,13 +175,8 @@ public final class PemKeys {
         } else if (length < 0x100) {
             out.write(0x81);
             out.write(length);
-        } else if (length < 0x10000) {
+        } else { // under 64 KiB (MAX_KEY_BYTES)
             out.write(0x82);
-            out.write(length >> 8);
-            out.write(length);
-        } else {
-            out.write(0x83);
-            out.write(length >> 16);
             out.write(length >> 8);
             out.write(length);
         }
