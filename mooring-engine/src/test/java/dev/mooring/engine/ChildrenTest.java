@@ -130,5 +130,7 @@ class ChildrenTest {
         assertEquals(List.of("old"), deleted.stream().map(map -> map.getMetadata().getName()).toList());
         assertEquals(List.of("DELETE ops/old propagation BACKGROUND if uid uid-old and resourceVersion 4"), client.requests);
         assertSame(true, Children.controlledBy(deleted.get(0), owner));
+        assertSame(false, Children.controlledBy(source.get(new dev.mooring.api.ObjectKey("ops", "foreign")).orElseThrow(), owner), "another owner's");
+        assertSame(false, Children.controlledBy(desired("free", Map.of()), owner), "no owner at all");
     }
 }

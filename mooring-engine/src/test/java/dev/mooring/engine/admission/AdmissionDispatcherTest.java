@@ -202,6 +202,11 @@ class AdmissionDispatcherTest {
         now.set(0);
         assertEquals(3, AdmissionDispatcher.readAtMost(new ByteArrayInputStream(new byte[3]), 1000, deadline, now::get).length,
                 "a body read in time");
+        assertEquals(1000, AdmissionDispatcher.readAtMost(new ByteArrayInputStream(new byte[1000]), 1000, deadline, now::get).length,
+                "the limit itself is allowed");
+        assertEquals(null, AdmissionDispatcher.readAtMost(new ByteArrayInputStream(new byte[1001]), 1000, deadline, now::get),
+                "a byte more is not");
+        assertEquals(0, AdmissionDispatcher.readAtMost(null, 1000, deadline, now::get).length, "no body at all");
     }
 
     @Test

@@ -155,6 +155,18 @@ class AdmissionRoutesTest {
         }
     }
 
+    static class LongestResource {
+        @Validating(resource = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr") // 63 characters: a DNS label's most
+        void check(AdmissionRequest<V1ConfigMap> request) {
+        }
+    }
+
+    static class TooLongResource {
+        @Validating(resource = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr") // 64
+        void check(AdmissionRequest<V1ConfigMap> request) {
+        }
+    }
+
     static class BadSubresource {
         @Validating(subresource = "Scale")
         void check(AdmissionRequest<V1ConfigMap> request) {
@@ -219,6 +231,8 @@ class AdmissionRoutesTest {
         assertProblem(BadPath.class, "path '/Validate/x?y=1' must be an absolute path");
         assertProblem(ReservedPath.class, "is under /health");
         assertProblem(BadResource.class, "resource 'Config_Maps' must be the exact lowercase Kubernetes resource plural");
+        assertProblem(TooLongResource.class, "must be the exact lowercase Kubernetes resource plural");
+        assertEquals(1, AdmissionRoutes.of(LongestResource.class).size());
         assertProblem(BadSubresource.class, "subresource 'Scale' must be an exact lowercase subresource name");
         assertProblem(BadSelector.class, "namespaceSelector: Invalid label selector");
         assertProblem(PrivateMethod.class, "non-private instance method");

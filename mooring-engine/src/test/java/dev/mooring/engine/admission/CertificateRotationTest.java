@@ -80,6 +80,19 @@ class CertificateRotationTest {
         WebhookSecret again = ROTATION.next(null, first.bundle(), START.plusSeconds(10)).orElseThrow();
         assertNotEquals(first.ca(), again.ca());
         assertEquals(List.of(again.ca().certificate(), first.ca().certificate()), again.bundle());
+        assertEquals("CN=mooring webhook CA ops.team-a.svc", again.ca().certificate().getSubjectX500Principal().getName());
+        Instant firstCaGone = first.ca().certificate().getNotAfter().toInstant();
+        WebhookSecret late = ROTATION.next(null, first.bundle(), firstCaGone).orElseThrow();
+        assertEquals(List.of(late.ca().certificate()), late.bundle(), "an expired CA the replica served under is not kept");
+    }
+
+    @Test
+    void aCaMustOutliveItsServingCertificates() {
+        new CertificateRotation(NAMES, Duration.ofDays(90), Duration.ofDays(90)); // as long is enough
+        assertEquals("the webhook CA must be valid at least as long as its serving certificates", assertThrows(
+                IllegalArgumentException.class, () -> new CertificateRotation(NAMES, Duration.ofDays(90), Duration.ofDays(89))).getMessage());
+        assertEquals("the webhook's serving certificate needs a DNS name", assertThrows(IllegalArgumentException.class,
+                () -> new CertificateRotation(List.of(), Duration.ofDays(90), Duration.ofDays(90))).getMessage());
     }
 
     @Test

@@ -170,6 +170,12 @@ class WebhookConfigurationsTest {
         assertProblem("must contain PEM certificates", () -> new WebhookConfigurations.Target("w.example.com", "w", "ns", 443,
                 "not pem".getBytes(StandardCharsets.US_ASCII)));
         assertProblem("between 1 and 65535", () -> new WebhookConfigurations.Target("w.example.com", "w", "ns", 0, CA));
+        assertProblem("between 1 and 65535", () -> new WebhookConfigurations.Target("w.example.com", "w", "ns", 65536, CA));
+        new WebhookConfigurations.Target("w.example.com", "w", "ns", 1, CA); // the bounds themselves are ports
+        new WebhookConfigurations.Target("w.example.com", "w", "ns", 65535, CA);
+        String longest = "a".repeat(63) + "." + "b".repeat(63) + "." + "c".repeat(63) + "." + "d".repeat(57) + ".com"; // 253
+        new WebhookConfigurations.Target(longest, "w", "ns", 443, CA);
+        assertProblem("must be a DNS subdomain", () -> new WebhookConfigurations.Target(longest.replace(".com", "x.com"), "w", "ns", 443, CA));
         assertProblem("must be DNS labels", () -> new WebhookConfigurations.Target("w.example.com", "W_1", "ns", 443, CA));
     }
 

@@ -33,7 +33,7 @@ class KubeNamesTest {
 
     @Test
     void namesFollowTheRuleOfEveryKind() {
-        for (String good : List.of("web", "system:controller:x", "a.b", "a?b", "a#b", "x".repeat(253), "...")) {
+        for (String good : List.of("web", "system:controller:x", "a.b", "a?b", "a#b", "x".repeat(253), "...", "a b", "a~b")) {
             assertEquals(good, KubeNames.name(good, "name"));
         }
         for (String bad : TRAVERSALS) {
@@ -41,6 +41,9 @@ class KubeNamesTest {
             assertTrue(e.getMessage().startsWith("name '"), e.getMessage());
         }
         assertThrows(IllegalArgumentException.class, () -> KubeNames.name("x".repeat(254), "name"));
+        for (String control : List.of("a\u001fb", "a\u007fb", "\tab")) {
+            assertThrows(IllegalArgumentException.class, () -> KubeNames.name(control, "name"), "a control character");
+        }
         assertTrue(assertThrows(IllegalArgumentException.class, () -> KubeNames.name(null, "metadata.name")).getMessage()
                 .startsWith("metadata.name (missing)"));
     }

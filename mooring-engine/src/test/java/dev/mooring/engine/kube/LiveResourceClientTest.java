@@ -144,9 +144,14 @@ class LiveResourceClientTest {
         assertTrue(requests.get(2).startsWith("PUT /apis/apps/v1/namespaces/ops/deployments/web/status "), requests.toString());
         assertEquals("replicas must be 0 or more, got -1",
                 assertThrows(IllegalArgumentException.class, () -> client.scale(web, -1)).getMessage());
+        assertEquals("ConfigMap (v1) has no scale subresource on this API server",
+                assertThrows(IllegalArgumentException.class, () -> client.scale(fetched("a"), 1)).getMessage());
         assertEquals("ConfigMap (v1) has no status subresource on this API server",
                 assertThrows(IllegalArgumentException.class, () -> client.updateStatus(fetched("a"), WriteOptions.DEFAULT)).getMessage());
         assertEquals(3, requests.size(), "nothing sent for what is refused");
+        client.scale(web, 0);
+        assertEquals("PATCH /apis/apps/v1/namespaces/ops/deployments/web/scale application/merge-patch+json {\"spec\":{\"replicas\":0}}",
+                requests.get(3), "to zero");
     }
 
     @Test
@@ -198,10 +203,33 @@ class LiveResourceClientTest {
         int before = requests.size();
         assertSame(marked, client.addFinalizer(marked, "example.com/cleanup"), "a cached object with the finalizer: no request");
         assertEquals(before, requests.size());
+        int sent = requests.size();
         for (String wrong : new String[] {null, " ", "cleanup", "/cleanup", "example.com/"}) {
             assertTrue(assertThrows(IllegalArgumentException.class, () -> client.addFinalizer(fetched("a"), wrong)).getMessage()
                     .startsWith("Use a qualified finalizer name such as example.com/cleanup"), String.valueOf(wrong));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> client.ensureFinalizer(fetched("a"), wrong)).getMessage()
+                    .startsWith("Use a qualified finalizer name such as example.com/cleanup"), String.valueOf(wrong));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> client.removeFinalizer(fetched("a"), wrong)).getMessage()
+                    .startsWith("Use a qualified finalizer name such as example.com/cleanup"), String.valueOf(wrong));
         }
+        assertEquals(sent, requests.size(), "nothing sent, not even a read, for a name refused");
+    }
+
+    @Test
+    void finalizerChangesAnswerTheObjectAsStored() {
+        store("a", "\"other.example/keep\"", false);
+        V1ConfigMap present = client.removeFinalizer(fetched("a"), "example.com/absent");
+        assertEquals(List.of("other.example/keep"), present.getMetadata().getFinalizers(), "nothing to remove: the object as read");
+        V1ConfigMap added = client.ensureFinalizer(fetched("a"), "example.com/cleanup");
+        assertEquals("a", added.getMetadata().getName(), "the patched object as the server answered");
+        store("a", "\"example.com/cleanup\"", false);
+        V1ConfigMap held = client.ensureFinalizer(fetched("a"), "example.com/cleanup");
+        assertEquals(List.of("example.com/cleanup"), held.getMetadata().getFinalizers(), "present already: the object as read");
+        V1ConfigMap removed = client.removeFinalizer(fetched("a"), "example.com/cleanup");
+        assertEquals("a", removed.getMetadata().getName());
+        assertEquals("v", client.mutate(fetched("a"), map -> map.getData().put("k", "w")).getData().get("k"),
+                "the patched object as the server answered");
+        assertEquals("v", client.mutate(fetched("a"), map -> { }).getData().get("k"), "no change: the object as read");
     }
 
     @Test
@@ -230,5 +258,7 @@ class LiveResourceClientTest {
         assertEquals("An applied object needs metadata.name", assertThrows(IllegalArgumentException.class,
                 () -> client.apply(new V1ConfigMap().metadata(new V1ObjectMeta()), "m", WriteOptions.DEFAULT)).getMessage());
         assertEquals(1, requests.size());
+        client.apply(fetched("a"), "m".repeat(128), WriteOptions.DEFAULT);
+        assertTrue(requests.get(1).contains("fieldManager=" + "m".repeat(128)), "128 characters are enough");
     }
 }

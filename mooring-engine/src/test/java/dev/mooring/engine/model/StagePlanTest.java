@@ -136,6 +136,28 @@ class StagePlanTest {
         }
     }
 
+    static class PredicateNotBoolean {
+        @Stage(value = "A", order = 1)
+        @Case(when = "maybe", priority = 1)
+        void one(V1ConfigMap cm) {
+        }
+
+        String maybe(V1ConfigMap cm) {
+            return "yes";
+        }
+    }
+
+    static class BoxedPredicate {
+        @Stage(value = "A", order = 1)
+        @Case(when = "maybe", priority = 1)
+        void one(V1ConfigMap cm) {
+        }
+
+        Boolean maybe(V1ConfigMap cm) {
+            return Boolean.TRUE;
+        }
+    }
+
     static class WrongSignature {
         @Stage(value = "A", order = 1)
         String wrong(V1ConfigMap cm) {
@@ -156,6 +178,8 @@ class StagePlanTest {
         assertFails(TwoHandlers.class, "has two handler methods (");
         assertFails(MissingPredicate.class, "@Case(when = \"nowhere\") names no method boolean nowhere(V1ConfigMap)");
         assertFails(WrongSignature.class, "a stage method returns void or Result");
+        assertFails(PredicateNotBoolean.class, "PredicateNotBoolean.maybe: the predicate of @Case one must return boolean");
+        StagePlan.of(BoxedPredicate.class, V1ConfigMap.class); // Boolean is a boolean too
         assertFails(NoStages.class, "has no @Stage methods");
     }
 
