@@ -30,13 +30,15 @@ public final class LabelSelectors {
      */
     public static V1LabelSelector parse(String selector) {
         V1LabelSelector result = new V1LabelSelector();
-        List<String> requirements = split(selector);
-        if (requirements.isEmpty()) {
+        if (selector.isBlank()) {
             throw new IllegalArgumentException("The label selector '" + selector + "' is empty");
         }
-        for (String requirement : requirements) {
+        for (String requirement : split(selector)) {
             Matcher matcher;
-            if ((matcher = SET.matcher(requirement)).matches()) {
+            if (requirement.isEmpty()) {
+                // as the API server: "a=b," and "a=b,,c=d" are not selectors
+                throw invalid(selector, requirement, "an empty requirement (a comma at an end, or two in a row)");
+            } else if ((matcher = SET.matcher(requirement)).matches()) {
                 List<String> values = new ArrayList<>();
                 for (String value : matcher.group(5).split(",", -1)) {
                     String trimmed = value.trim();
@@ -82,7 +84,7 @@ public final class LabelSelectors {
             }
         }
         parts.add(current.toString().trim());
-        return parts.stream().filter(part -> !part.isEmpty()).toList();
+        return parts;
     }
 
     private static IllegalArgumentException invalid(String selector, String requirement, String why) {

@@ -1,5 +1,7 @@
 package dev.mooring.engine.admission;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,5 +80,34 @@ class GenerateWebhooksTest {
         IllegalArgumentException name = assertThrows(IllegalArgumentException.class, () -> GenerateWebhooks.generate(List.of(
                 "--service", "w"), Map.of()));
         assertTrue(name.getMessage().contains("--name, --service and --namespace are required"), name.getMessage());
+    }
+
+    @Test
+    void eachWrongArgumentIsNamed() {
+        String policies = WebhookConfigurationsTest.Policies.class.getName();
+        for (String option : List.of("--name", "--service", "--namespace", "--ca-file", "--port")) {
+            assertEquals(option + " needs a value", assertThrows(IllegalArgumentException.class,
+                    () -> GenerateWebhooks.generate(List.of(policies, option), Map.of())).getMessage());
+        }
+        assertEquals("--port must be a number, not 'https'", assertThrows(IllegalArgumentException.class,
+                () -> GenerateWebhooks.generate(List.of("--port", "https"), Map.of())).getMessage());
+        assertEquals("unknown option --names", assertThrows(IllegalArgumentException.class,
+                () -> GenerateWebhooks.generate(List.of("--names", "x"), Map.of())).getMessage());
+    }
+
+    @Test
+    void onlyClassesWithAdmissionMethodsAreWebhooksAndTheOperatorIsLeftOutUnlessAdmitted() throws Exception {
+        Path ca = Files.write(dir.resolve("ca.crt"), WebhookConfigurationsTest.CA);
+        List<String> common = List.of("--name", "widgets.example.com", "--service", "widgets", "--namespace", "operators",
+                "--ca-file", ca.toString());
+        List<String> controllerOnly = new java.util.ArrayList<>(common);
+        controllerOnly.add(WidgetController.class.getName());
+        assertEquals("none of the classes has @Validating or @Mutating methods", assertThrows(IllegalArgumentException.class,
+                () -> GenerateWebhooks.generate(controllerOnly, Map.of())).getMessage());
+        List<String> withPolicies = new java.util.ArrayList<>(common);
+        withPolicies.add(WebhookConfigurationsTest.Policies.class.getName());
+        assertTrue(GenerateWebhooks.generate(withPolicies, Map.of()).contains("name: not-the-operator"));
+        withPolicies.add("--webhooks-admit-operator");
+        assertFalse(GenerateWebhooks.generate(withPolicies, Map.of()).contains("name: not-the-operator"));
     }
 }

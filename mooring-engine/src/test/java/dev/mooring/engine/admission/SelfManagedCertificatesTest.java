@@ -51,6 +51,7 @@ class SelfManagedCertificatesTest {
 
     @AfterEach
     void stop() throws InterruptedException {
+        java.util.logging.Logger.getLogger(SelfManagedCertificates.class.getName()).removeHandler(logs);
         if (certificates != null) {
             certificates.informers().forEach(Informer::stop);
         }
@@ -59,12 +60,40 @@ class SelfManagedCertificatesTest {
         }
     }
 
+    /** What the certificates' logger said, from the first start on. */
+    private final List<String> logged = new CopyOnWriteArrayList<>();
+    private final java.util.logging.Handler logs = new java.util.logging.Handler() {
+        @Override
+        public void publish(java.util.logging.LogRecord record) {
+            logged.add(record.getMessage());
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
     private void start(String serviceAccount) {
+        start(serviceAccount, true, false);
+    }
+
+    private void start(String serviceAccount, boolean validating, boolean mutating) {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(SelfManagedCertificates.class.getName());
+        logger.removeHandler(logs);
+        logger.addHandler(logs);
+        if (certificates != null) {
+            certificates.informers().forEach(Informer::stop);
+        }
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> store.answer(chain.request())).build());
         KubeHttp http = new KubeHttp(client);
         certificates = new SelfManagedCertificates(http, http, new CertificateSettings("ops", "hooks-tls", "hooks", "hooks.ops.svc",
-                serviceAccount, Duration.ofDays(30), Duration.ofDays(365), true, false), files.resolve("tls.crt"), files.resolve("tls.key"),
+                serviceAccount, Duration.ofDays(30), Duration.ofDays(365), validating, mutating), files.resolve("tls.crt"),
+                files.resolve("tls.key"),
                 now::get, Duration.ofSeconds(1));
         for (Informer<?> informer : certificates.informers()) {
             Thread loop = new Thread(informer::run, "informer-" + informer.describe());
@@ -150,6 +179,85 @@ class SelfManagedCertificatesTest {
         assertFalse(certificates.written());
         store.refuse("POST", 0);
         checkUntil("serving after the refusal ends", certificates::written);
+    }
+
+    @Test
+    void aMutatingConfigurationGetsTheBundleToo() throws Exception {
+        String mutating = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/hooks.ops.svc";
+        store.put(mutating, configuration(null).replace("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"));
+        start(null, false, true);
+        checkUntil("serving", certificates::written);
+        assertEquals(List.of("POST " + SECRET.substring(0, SECRET.lastIndexOf('/')), "PUT " + mutating), store.writes);
+        assertEquals(store.get(SECRET).getAsJsonObject("data").get("ca.crt").getAsString(), store.get(mutating).getAsJsonArray("webhooks")
+                .get(0).getAsJsonObject().getAsJsonObject("clientConfig").get("caBundle").getAsString());
+        assertEquals(List.of("Secret", "MutatingWebhookConfiguration"), certificates.informers().stream()
+                .map(informer -> informer.describe().split(" ")[0]).toList(), "no validating configuration watched");
+    }
+
+    @Test
+    void aSecretWrittenFirstByAnotherReplicaIsReadAgainNotReported() throws Exception {
+        store.put(VALIDATING, configuration(null));
+        store.refuse("POST", 409);
+        start(null);
+        checkUntil("the lost race noted", () -> certificates.detail().contains("another replica wrote first"));
+        assertTrue(logged.stream().noneMatch(message -> message.contains("cannot be brought up to date")), logged.toString());
+        store.refuse("POST", 0);
+        checkUntil("serving after reading again", certificates::written);
+    }
+
+    @Test
+    void aDueServingCertificateIsRenewedUnderTheSameCaAndADueCaIsReplaced() throws Exception {
+        store.put(VALIDATING, configuration(null));
+        start(null);
+        checkUntil("serving", certificates::written);
+        assertTrue(logged.stream().anyMatch(message -> message.startsWith("Webhook certificates made: a new CA and a serving certificate for ")
+                && message.endsWith(" in Secret ops/hooks-tls")), logged.toString());
+        JsonObject first = store.get(SECRET).getAsJsonObject("data");
+        String servedFirst = Files.readString(files.resolve("tls.crt"));
+        store.writes.clear();
+        certificates.check();
+        now.set(now.get().plus(Duration.ofDays(19)));
+        certificates.check();
+        assertEquals(List.of(), store.writes, "not due before two thirds of the serving certificate's 30 days");
+
+        now.set(now.get().plus(Duration.ofDays(2)));
+        checkUntil("a new serving certificate", () -> !store.get(SECRET).getAsJsonObject("data").get("tls.crt").equals(first.get("tls.crt")));
+        assertEquals(first.get("ca.crt"), store.get(SECRET).getAsJsonObject("data").get("ca.crt"), "the same CA");
+        checkUntil("the new certificate served", () -> {
+            try {
+                return !Files.readString(files.resolve("tls.crt")).equals(servedFirst);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        assertTrue(logged.stream().anyMatch(message -> message.startsWith("Webhook serving certificate for ")
+                && message.endsWith(" renewed in Secret ops/hooks-tls")), logged.toString());
+
+        now.set(now.get().plus(Duration.ofDays(250))); // past two thirds of the CA's 365 days
+        checkUntil("a new CA", () -> !store.get(SECRET).getAsJsonObject("data").get("ca.crt").equals(first.get("ca.crt")));
+        assertTrue(logged.stream().anyMatch(message -> message.startsWith("Webhook CA renewed, with a serving certificate for ")
+                && message.endsWith(" (the previous CA stays trusted)")), logged.toString());
+    }
+
+    @Test
+    void aSecretMadeWithoutItsOwnerGetsTheServiceAccountAsOwnerKeepingItsCa() throws Exception {
+        store.put(VALIDATING, configuration(null));
+        start(null);
+        checkUntil("serving", certificates::written);
+        String ca = store.get(SECRET).getAsJsonObject("data").get("ca.crt").getAsString();
+        store.put(ACCOUNT, "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"hooks\",\"namespace\":\"ops\","
+                + "\"uid\":\"u-account\"}}");
+        store.writes.clear();
+        start("hooks");
+        checkUntil("the owner written", () -> store.get(SECRET).getAsJsonObject("metadata").toString().contains("u-account"));
+        assertEquals(List.of("PUT " + SECRET), store.writes);
+        assertTrue(store.get(SECRET).getAsJsonObject("metadata").getAsJsonArray("ownerReferences").toString().contains("u-account"));
+        assertEquals(ca, store.get(SECRET).getAsJsonObject("data").get("ca.crt").getAsString(), "the CA kept");
+        int requests = store.writes.size();
+        for (int i = 0; i < 3; i++) {
+            certificates.check();
+        }
+        assertEquals(requests, store.writes.size(), "owned now: nothing more to write");
     }
 
     /** Objects by path; a write stores the body with a new resourceVersion and queues a watch event for its collection. */

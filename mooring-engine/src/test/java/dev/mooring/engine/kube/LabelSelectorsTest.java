@@ -25,9 +25,14 @@ class LabelSelectorsTest {
 
     @Test
     void malformedSelectorsNameTheRequirement() {
-        for (String bad : List.of("", "team in a,b", "=blue", "team=bl ue", "env in (,)", "-bad=x")) {
+        for (String bad : List.of("", "team in a,b", "=blue", "team=bl ue", "env in (,)", "-bad=x", "team=blue,", ",team=blue",
+                "team=blue,,tier=web", " ")) {
             IllegalArgumentException problem = assertThrows(IllegalArgumentException.class, () -> LabelSelectors.parse(bad));
             assertTrue(problem.getMessage().contains("label selector"), problem.getMessage());
         }
+        assertEquals("Invalid label selector 'team=blue,' at '': an empty requirement (a comma at an end, or two in a row)",
+                assertThrows(IllegalArgumentException.class, () -> LabelSelectors.parse("team=blue,")).getMessage());
+        assertEquals("The label selector ' ' is empty", assertThrows(IllegalArgumentException.class, () -> LabelSelectors.parse(" "))
+                .getMessage());
     }
 }
