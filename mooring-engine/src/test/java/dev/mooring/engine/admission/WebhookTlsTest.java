@@ -113,6 +113,7 @@ class WebhookTlsTest {
         tls.install();
         assertEquals(0, Files.getLastModifiedTime(dir.resolve("store.p12")).toMillis(), "unchanged: not written");
         // the CA bundle gains a second CA: written again with both
+        byte[] firstCa = Files.readAllBytes(dir.resolve("clients.pem"));
         Files.write(ca.resolve("tls.key"), openssl(List.of("genrsa", "2048"), null));
         selfSigned(ca);
         Files.write(dir.resolve("clients.pem"), Files.readAllBytes(ca.resolve("tls.crt")), java.nio.file.StandardOpenOption.APPEND);
@@ -131,6 +132,11 @@ class WebhookTlsTest {
         String selects = Files.readString(dir.resolve("mooring-webhook-clients.xml"));
         assertTrue(selects.contains("location=\"" + dir.resolve("mooring-webhook-clients.p12").toAbsolutePath() + "\"")
                 && selects.contains("<ssl id=\"defaultSSLConfig\" trustStoreRef=\"mooringClientTrust\"/>"), selects);
+        // the bundle loses its second CA: both stores lose it too
+        Files.write(dir.resolve("clients.pem"), firstCa);
+        tls.install();
+        assertEquals(2, load(dir.resolve("store.p12")).size());
+        assertEquals(1, load(dir.resolve("mooring-webhook-clients.p12")).size());
         // without a CA file, the store holds the key alone
         new WebhookTls(dir.resolve("tls.crt"), dir.resolve("tls.key"), null, dir.resolve("store.p12"), "x".toCharArray()).install();
         assertEquals(1, load(dir.resolve("store.p12")).size());
@@ -162,6 +168,9 @@ class WebhookTlsTest {
         tls.install();
         assertTrue(Files.getLastModifiedTime(trust).toMillis() > 0, "another CA: the trust store is written");
         assertEquals(1, load(trust).size());
+        X509Certificate newCa = PemKeys.certificates(Files.readAllBytes(dir.resolve("clients.pem")), "clients.pem").get(0);
+        assertEquals(newCa, load(trust).getCertificate(java.util.Collections.list(load(trust).aliases()).get(0)), "the new CA trusted");
+        assertEquals(newCa, load(dir.resolve("store.p12")).getCertificate("mooring-webhook-client-ca-0"), "in the key store too");
 
         Files.setLastModifiedTime(dir.resolve("store.p12"), FileTime.fromMillis(0));
         assertEquals(leaf, tls.rewrite(), "a rewrite answers the leaf certificate");

@@ -110,6 +110,26 @@ class LiveWatchTest {
     }
 
     @Test
+    void anExpiredOrGoneStatusWithoutACodeIs410AndOtherCodelessErrorsAreNot() {
+        for (String reason : List.of("Expired", "Gone")) {
+            ScriptedWatches server = new ScriptedWatches().then(error(0, reason, "too old resource version"));
+            try (LiveWatch<V1ConfigMap> watch = watch(server.http(), "4", true)) {
+                assertEquals(410, assertThrows(KubernetesException.class, watch.iterator()::hasNext).code(), reason);
+            }
+        }
+        // another error without a code is transient: the watch resumes where it was, its history intact
+        ScriptedWatches other = new ScriptedWatches().then(error(0, "InternalError", "etcd is down")).then(added("c", "11"));
+        try (LiveWatch<V1ConfigMap> watch = watch(other.http(), "4", true)) {
+            assertEquals("c", watch.iterator().next().object().getMetadata().getName());
+        }
+        assertEquals("4", other.requests.get(1).queryParameter("resourceVersion"));
+        ScriptedWatches coded = new ScriptedWatches().then(error(403, "Expired", "a 403 that says Expired"));
+        try (LiveWatch<V1ConfigMap> watch = watch(coded.http(), "4", true)) {
+            assertEquals(403, assertThrows(KubernetesException.class, watch.iterator()::hasNext).code(), "a code is kept as it is");
+        }
+    }
+
+    @Test
     void aBookmarkMovesTheResumePointAndAnEndedStreamResumesFromIt() {
         ScriptedWatches server = new ScriptedWatches()
                 .then("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"12\"}}}")
