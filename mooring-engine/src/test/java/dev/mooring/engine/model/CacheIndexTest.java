@@ -51,6 +51,28 @@ class CacheIndexTest {
         assertEquals(Set.of("a"), Set.copyOf(index.values().apply(new V1ConfigMap().metadata(new V1ObjectMeta().name("a")))));
     }
 
+    static class Watches {
+        @dev.mooring.api.Watch
+        Set<dev.mooring.api.ObjectKey> pods(V1Pod pod) {
+            return Set.of();
+        }
+
+        @dev.mooring.api.Watch(metadataOf = io.kubernetes.client.openapi.models.V1Secret.class)
+        Set<dev.mooring.api.ObjectKey> secrets(dev.mooring.api.PartialObjectMetadata secret) {
+            return Set.of();
+        }
+    }
+
+    @Test
+    void theKindsCachedWholeAreThePrimaryTheOwnedAndTheWatchedNotThoseWatchedAsMetadata() {
+        ControllerDefinition definition = new ControllerDefinition("maps", V1ConfigMap.class, "ops", null, 1,
+                java.time.Duration.ofMinutes(10), java.time.Duration.ofSeconds(20), java.time.Duration.ofSeconds(30),
+                java.time.Duration.ofSeconds(40), false, List.of(io.kubernetes.client.openapi.models.V1Service.class), List.of(), null);
+        assertEquals(List.of(V1ConfigMap.class, io.kubernetes.client.openapi.models.V1Service.class, V1Pod.class),
+                CacheIndex.watchedKinds(definition, List.of(Watches.class.getDeclaredMethods()).stream()
+                        .sorted(java.util.Comparator.comparing(Method::getName)).toList()));
+    }
+
     @Test
     void aWrongSignatureABlankNameOrAnUnwatchedKindIsRefusedNamingTheMethod() {
         for (String name : List.of("counts", "two", "blank")) {

@@ -191,6 +191,25 @@ class ControllerOptionsTest {
         }
     }
 
+    @SuppressWarnings({"rawtypes", "unused"})
+    static class KeyTypes {
+        Set<ObjectKey> keys;
+        List<? extends ObjectKey> bounded;
+        Set raw;
+        Set<String> strings;
+        List<?> anything;
+    }
+
+    @Test
+    void keysAreACollectionOfObjectKeyOrOfWhatExtendsIt() throws NoSuchFieldException {
+        for (String field : List.of("keys", "bounded")) {
+            assertTrue(ControllerOptions.isCollectionOf(KeyTypes.class.getDeclaredField(field).getGenericType(), ObjectKey.class), field);
+        }
+        for (String field : List.of("raw", "strings", "anything")) {
+            assertFalse(ControllerOptions.isCollectionOf(KeyTypes.class.getDeclaredField(field).getGenericType(), ObjectKey.class), field);
+        }
+    }
+
     @Test
     void aMetadataOnlyWatchTakesPartialObjectMetadataAndNamesItsKind() throws NoSuchMethodException {
         Class<?> metadata = dev.mooring.api.PartialObjectMetadata.class;
