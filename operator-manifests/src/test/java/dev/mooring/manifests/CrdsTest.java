@@ -151,6 +151,13 @@ class CrdsTest {
     static class KeysOnASet { @dev.mooring.api.crd.ListType(value = dev.mooring.api.crd.ListType.Kind.SET, keys = "name") List<Item> items; }
     static class MapWithoutKeys { @dev.mooring.api.crd.ListType(dev.mooring.api.crd.ListType.Kind.MAP) List<Item> items; }
     static class NotAList { @dev.mooring.api.crd.ListType(dev.mooring.api.crd.ListType.Kind.SET) String items; }
+    static class AtomicList { @dev.mooring.api.crd.ListType(dev.mooring.api.crd.ListType.Kind.ATOMIC) List<Item> items; }
+
+    @Test
+    void aListTypeOtherThanMapNeedsNoKeys() {
+        String schema = CrdSchema.of(AtomicList.class).toString();
+        assertTrue(schema.contains("\"x-kubernetes-list-type\":\"atomic\"") && !schema.contains("x-kubernetes-list-map-keys"), schema);
+    }
 
     @Test
     void aListTypeThatCannotBeIsRefusedNamingTheField() {

@@ -165,6 +165,15 @@ class GenerateManifestsTest {
                 () -> GenerateManifests.generate(List.of("--name", "w", "--namespace", "n", "--shards", "300", Widget.class.getName()),
                         Map.of())).getMessage();
         assertTrue(message.contains("--shards (Maven: mooring.manifests.shards) must be from 0 to 256"), message);
+        for (String shards : List.of("-1", "257")) {
+            assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> GenerateManifests.generate(List.of("--name", "w", "--namespace", "n", "--shards", shards, Widget.class.getName()),
+                            Map.of())).getMessage().contains("must be from 0 to 256, got " + shards));
+        }
+        GenerateManifests.generate(List.of("--name", "w", "--namespace", "n", "--image", "example/widgets:1", "--replicas", "2",
+                "--shards", "256", Widget.class.getName(), WidgetController.class.getName()), Map.of()); // the most there can be
+        assertEquals("--image (Maven: mooring.manifests.image) needs a value", org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> GenerateManifests.generate(List.of("--name", "w", "--image"), Map.of())).getMessage());
     }
 
     /** The command line, as a process: a refusal is one line on standard error and exit status 2, nothing on standard output. */
@@ -200,6 +209,12 @@ class GenerateManifestsTest {
                         "--certificates (Maven: mooring.manifests.certificates) must be self-managed or cert-manager, not 'vault'",
                 List.of("--name", "w", "--namespace", "n", "--image", "i", "--certificates", "cert-manager", "--issuer", "vault",
                         DeploymentPolicy.class.getName()), "--issuer (Maven: mooring.manifests.issuer) must be Issuer/NAME",
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--certificates", "cert-manager", "--issuer", "Vault/x",
+                        DeploymentPolicy.class.getName()), "must be Issuer/NAME or ClusterIssuer/NAME, not 'Vault/x'",
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--certificates", "cert-manager", "--issuer", "Issuer/X_y",
+                        DeploymentPolicy.class.getName()), "must be Issuer/NAME or ClusterIssuer/NAME, not 'Issuer/X_y'",
+                List.of("--name", "w", "--namespace", "n", "--image", "i", "--certificates", "cert-manager", "--issuer",
+                        "Issuer/a/b", DeploymentPolicy.class.getName()), "must be Issuer/NAME or ClusterIssuer/NAME, not 'Issuer/a/b'",
                 List.of("--name", "w", "--namespace", "n", "--issuer", "Issuer/x", DeploymentPolicy.class.getName()),
                         "--issuer (Maven: mooring.manifests.issuer) needs --certificates (Maven: mooring.manifests.certificates)",
                 List.of("--name", "w", "--namespace", "n", "--certificates", "self-managed", "--ca-file", "ca.crt",
@@ -210,6 +225,19 @@ class GenerateManifestsTest {
             IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                     () -> GenerateManifests.generate(arguments.getKey(), Map.of()), arguments.getKey().toString());
             assertTrue(error.getMessage().contains(arguments.getValue()), arguments.getKey() + ": " + error.getMessage());
+        }
+    }
+
+    @Test
+    void aGivenIssuerOrClusterIssuerSignsTheCertificateInsteadOfAMadeOne() throws Exception {
+        for (String issuer : List.of("Issuer/team-ca", "ClusterIssuer/letsencrypt.prod")) {
+            Map<String, String> files = GenerateManifests.generate(List.of("--name", "w", "--namespace", "n", "--image", "i",
+                    "--certificates", "cert-manager", "--issuer", issuer, DeploymentPolicy.class.getName()), Map.of());
+            String all = String.join("\n", files.values());
+            String kind = issuer.substring(0, issuer.indexOf('/'));
+            String name = issuer.substring(issuer.indexOf('/') + 1);
+            assertTrue(all.contains("issuerRef:") && all.contains("kind: " + kind) && all.contains("name: " + name), issuer + ":\n" + all);
+            assertTrue(!all.contains("selfSigned"), "no self-signed Issuer made for " + issuer);
         }
     }
 }

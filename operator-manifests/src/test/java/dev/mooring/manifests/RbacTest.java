@@ -102,4 +102,32 @@ class RbacTest {
         Map<String, String> rules = rules(Rbac.of(List.of(AccountCounter.class), new Rbac.Settings("accounts", "operators", null)));
         assertEquals("get,list,watch", rules.get("apps /serviceaccounts"), rules.toString());
     }
+
+    static class DefaultsOnly {
+        @dev.mooring.api.admission.Mutating(operations = dev.mooring.api.admission.Operation.CREATE)
+        io.kubernetes.client.openapi.models.V1ConfigMap label(
+                dev.mooring.api.admission.AdmissionRequest<io.kubernetes.client.openapi.models.V1ConfigMap> request) {
+            return request.object();
+        }
+    }
+
+    @Test
+    void selfManagedCertificatesMayUpdateOnlyTheConfigurationsTheirWebhooksHave() {
+        String validating = "cluster admissionregistration.k8s.io/validatingwebhookconfigurations[\"hooks.operators.svc\"]";
+        String mutating = "cluster admissionregistration.k8s.io/mutatingwebhookconfigurations[\"hooks.operators.svc\"]";
+        Map<String, String> checksOnly = rules(Rbac.of(List.of(dev.mooring.examples.admission.PodPolicy.class),
+                new Rbac.Settings("hooks", "operators", null, true)));
+        assertEquals("get,list,update,watch", checksOnly.get(validating));
+        assertTrue(!checksOnly.containsKey(mutating), checksOnly.toString());
+        Map<String, String> defaultsOnly = rules(Rbac.of(List.of(DefaultsOnly.class), new Rbac.Settings("hooks", "operators", null, true)));
+        assertEquals("get,list,update,watch", defaultsOnly.get(mutating));
+        assertTrue(!defaultsOnly.containsKey(validating), defaultsOnly.toString());
+    }
+
+    @Test
+    void aControllerWithoutChildrenOrFinalizerMayNotUpdateFinalizers() {
+        Map<String, String> rules = rules(Rbac.of(List.of(AccountCounter.class), new Rbac.Settings("accounts", "operators", null)));
+        assertTrue(rules.keySet().stream().noneMatch(key -> key.endsWith("/finalizers")), rules.toString());
+        assertEquals("get,list,patch,watch", rules.get("apps /configmaps"), rules.toString());
+    }
 }
