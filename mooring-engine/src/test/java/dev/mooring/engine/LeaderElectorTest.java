@@ -120,6 +120,28 @@ class LeaderElectorTest {
     }
 
     @Test
+    void aLeaderWhoseLeaseIsTakenOrReplacedLosesLeadership() throws Exception {
+        try (Running a = running("a")) {
+            a.awaitAcquired();
+            JsonObject taken = api.lease.deepCopy();
+            taken.getAsJsonObject("spec").addProperty("holderIdentity", "b");
+            taken.getAsJsonObject("metadata").addProperty("resourceVersion", "99");
+            api.lease = taken; // another holder wrote the Lease (swapped whole: the loop reads it meanwhile)
+            assertEquals("Leader Lease ownership changed", a.lost.get(10, java.util.concurrent.TimeUnit.SECONDS).getMessage());
+            a.thread.join(10_000);
+            assertFalse(a.elector.isLeader());
+        }
+        api.lease = null;
+        try (Running a = running("a")) {
+            a.awaitAcquired();
+            JsonObject replaced = api.lease.deepCopy();
+            replaced.getAsJsonObject("metadata").addProperty("uid", "u2");
+            api.lease = replaced; // deleted and made again meanwhile, naming this replica: not the Lease it holds
+            assertEquals("Leader Lease ownership changed", a.lost.get(10, java.util.concurrent.TimeUnit.SECONDS).getMessage());
+        }
+    }
+
+    @Test
     void theAcquisitionIsLoggedWithHowTheLeaseWasGot() throws Exception {
         try (Running a = running("a")) {
             a.awaitAcquired();
