@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The mutation score of each module PIT ran on, per package, against the project's target.
 
-    scripts/mutation-score.py [--threshold PERCENT] [--equivalents FILE] MODULE_DIR...
+    scripts/mutation-score.py [--threshold PERCENT] [--equivalents FILE] [--markdown FILE] MODULE_DIR...
 
 Reads MODULE_DIR/target/pit-reports/mutations.xml of each module. A mutant counts as killed when a
 test failed (KILLED), hung (TIMED_OUT) or ran out of memory (MEMORY_ERROR), as PIT counts it. A
@@ -12,7 +12,8 @@ short name, such as NegateConditionalsMutator) and the reason; lines starting wi
 An entry of a class PIT mutated that matches no surviving mutant is reported (it went stale).
 
 Prints the score per package and per module, then every surviving mutant; writes the survivors to
-MODULE_DIR/target/pit-reports/survivors.txt. Exits 1 when a module's score is below the threshold
+MODULE_DIR/target/pit-reports/survivors.txt, and with --markdown the scores and survivors of every
+module to one Markdown file (docs/mutation-survivors.md is one). Exits 1 when a module's score is below the threshold
 (default 85) or an equivalents entry is stale.
 """
 import argparse
@@ -60,8 +61,10 @@ def main():
     parser = argparse.ArgumentParser(description="Mutation score per module and package")
     parser.add_argument("--threshold", type=float, default=85.0)
     parser.add_argument("--equivalents", default=os.path.join(here, "..", "mutation-equivalents.tsv"))
+    parser.add_argument("--markdown", help="also write the scores and every mutant not killed to this Markdown file")
     parser.add_argument("modules", nargs="+")
     args = parser.parse_args()
+    markdown = []
 
     equivalents = read_equivalents(args.equivalents)
     used = set()
@@ -98,6 +101,17 @@ def main():
             for m in sorted(survivors, key=lambda m: (m["class"], int(m["line"] or 0))):
                 f.write(f"{m['class']}\t{m['method']}\t{m['line']}\t{m['mutator']}\t{m['status']}\t{m['description']}\n")
         print(f"  {len(survivors)} mutants not killed: {listing}")
+        markdown.append(f"## `{os.path.basename(os.path.normpath(module))}`: {score(total):.1f} % ({total['killed']} of "
+                        f"{total['killed'] + total['survived'] + total['uncovered']} killed, {total['equivalent']} equivalent left out)\n")
+        markdown.append("| package | mutants | killed | score |\n|---|---|---|---|")
+        for package in sorted(by_package):
+            c = by_package[package]
+            markdown.append(f"| `{package}` | {sum(c.values())} | {c['killed']} | {score(c):.1f} % |")
+        markdown.append("\n| class | method | line | mutator | status | what PIT changed |\n|---|---|---|---|---|---|")
+        for m in sorted(survivors, key=lambda m: (m["class"], int(m["line"] or 0))):
+            markdown.append(f"| `{m['class']}` | `{m['method']}` | {m['line']} | {m['mutator'].replace('Mutator', '')} | "
+                            f"{m['status']} | {m['description']} |")
+        markdown.append("")
         if score(total) < args.threshold:
             print(f"  BELOW TARGET: {score(total):.1f}% < {args.threshold:g}%")
             failed = True
@@ -108,6 +122,9 @@ def main():
         print("stale equivalents entry (no such surviving mutant): " + "\t".join(key))
     if stale and all(os.path.exists(os.path.join(m, "target", "pit-reports", "mutations.xml")) for m in args.modules):
         failed = True
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write("\n".join(markdown) + "\n")
     return 1 if failed else 0
 
 

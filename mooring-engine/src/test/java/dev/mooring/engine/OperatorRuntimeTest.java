@@ -112,6 +112,31 @@ class OperatorRuntimeTest {
     }
 
     @Test
+    void aShardedRuntimePassesNothingUntilItOwnsShardsThenEveryCachedKeyOfThem() throws Exception {
+        api.objects("configmaps", "a", "b", "c");
+        KubeHttp http = api.http();
+        dev.mooring.engine.shard.ShardCoordinator shards = new dev.mooring.engine.shard.ShardCoordinator(http,
+                new dev.mooring.engine.shard.ShardSettings(new dev.mooring.engine.kube.ElectionSettings("work", "ops", "me",
+                        Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofMillis(100)), 2));
+        Engine.Builder builder = Engine.builder(http, http).threads(executor, scheduler).shards(shards);
+        builder.controller(maps("maps", LONG, List.of()), recording("maps"));
+        runtime = builder.build();
+        runtime.start();
+        // ready, and every key of the initial list taken from the queue: each was passed or skipped by now
+        await("the initial list's keys handled", () -> runtime.ready() && runtime.statuses().get(0).queued() == 0
+                && runtime.statuses().get(0).processing() == 0);
+        assertEquals(List.of(), passes, "no shard owned: no pass");
+
+        executor.execute(shards::run);
+        try {
+            await("every ConfigMap passed once its shard is owned", () -> passes.containsAll(List.of("maps a", "maps b", "maps c")));
+            assertEquals(List.of(0, 1), shards.owned());
+        } finally {
+            shards.stop(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
     void thePrimaryKindIsListedBeforeAnyDependency() throws Exception {
         api.objects("configmaps", "a");
         api.objects("secrets", "s");
@@ -499,6 +524,9 @@ class OperatorRuntimeTest {
 
         private Response answer(Request request) throws java.io.IOException {
             String path = request.url().encodedPath();
+            if (path.startsWith(LEASES)) {
+                return lease(request, path);
+            }
             if (path.equals("/api") || path.equals("/apis")) {
                 discoveries.incrementAndGet();
                 if (discovery != 200) {
@@ -551,6 +579,45 @@ class OperatorRuntimeTest {
             }
             return respond(request, 200, "{\"apiVersion\":\"v1\",\"kind\":\"" + kind + "List\",\"metadata\":{\"resourceVersion\":\"10\"},"
                     + "\"items\":[" + items + "]}");
+        }
+
+        private static final String LEASES = "/apis/coordination.k8s.io/v1/namespaces/ops/leases";
+        /** Leases by name, as the API server keeps them: a resourceVersion per write, 409 on a stale one or a second create. */
+        private final Map<String, com.google.gson.JsonObject> leases = new java.util.TreeMap<>();
+        private int leaseVersion;
+
+        private Response lease(Request request, String path) throws java.io.IOException {
+            synchronized (leases) {
+                String method = request.method();
+                if (method.equals("GET") && path.equals(LEASES)) {
+                    com.google.gson.JsonArray items = new com.google.gson.JsonArray();
+                    leases.values().forEach(lease -> items.add(lease.deepCopy()));
+                    return respond(request, 200, "{\"kind\":\"LeaseList\",\"apiVersion\":\"coordination.k8s.io/v1\",\"items\":" + items + "}");
+                }
+                String name = path.substring(path.lastIndexOf('/') + 1);
+                if (method.equals("GET") || method.equals("DELETE")) {
+                    com.google.gson.JsonObject lease = method.equals("GET") ? leases.get(name) : leases.remove(name);
+                    return lease == null ? respond(request, 404, "{\"kind\":\"Status\",\"code\":404,\"reason\":\"NotFound\"}")
+                            : respond(request, 200, lease.toString());
+                }
+                okio.Buffer buffer = new okio.Buffer();
+                request.body().writeTo(buffer);
+                com.google.gson.JsonObject written = com.google.gson.JsonParser.parseString(buffer.readUtf8()).getAsJsonObject();
+                com.google.gson.JsonObject metadata = written.getAsJsonObject("metadata");
+                if (method.equals("POST")) {
+                    name = metadata.get("name").getAsString();
+                    if (leases.containsKey(name)) {
+                        return respond(request, 409, "{\"kind\":\"Status\",\"code\":409,\"reason\":\"AlreadyExists\"}");
+                    }
+                    metadata.addProperty("uid", "u-" + name);
+                } else if (!leases.containsKey(name)
+                        || !leases.get(name).getAsJsonObject("metadata").get("resourceVersion").equals(metadata.get("resourceVersion"))) {
+                    return respond(request, 409, "{\"kind\":\"Status\",\"code\":409,\"reason\":\"Conflict\"}");
+                }
+                metadata.addProperty("resourceVersion", Integer.toString(++leaseVersion));
+                leases.put(name, written);
+                return respond(request, method.equals("POST") ? 201 : 200, written.toString());
+            }
         }
 
         /** A ConfigMap or Secret in ops; with {@code owner}, controlled by ConfigMap {@code owner}. */
