@@ -210,6 +210,44 @@ class AdmissionDispatcherTest {
     }
 
     @Test
+    void aBodyThatFailsToArriveIsAnsweredWithWhatHappened() {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        AdmissionDispatcher clocked = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
+                executor, new NoReads(), RequestScope.NONE, counting, new DecodeBudget(2, DecodeBudget.DEFAULT_LARGE_CPU, now::get,
+                () -> 0L), ClientTrust.ANY);
+        java.io.InputStream trickle = new java.io.InputStream() { // a byte a second of the webhook's clock
+            @Override
+            public int read() {
+                now.addAndGet(java.time.Duration.ofSeconds(1).toNanos());
+                return ' ';
+            }
+        };
+        assertAnswer(408, "The AdmissionReview did not arrive within the webhook's timeout of 1 s",
+                clocked.handle("POST", WIDGETS, "application/json", trickle, true));
+        assertAnswer(408, "the port's read timeout passed", dispatcher.handle("POST", WIDGETS, "application/json",
+                failing(new java.net.SocketTimeoutException("Read timed out")), true));
+        assertAnswer(400, "The AdmissionReview could not be read: connection reset", dispatcher.handle("POST", WIDGETS,
+                "application/json", failing(new java.io.IOException("connection reset")), true));
+    }
+
+    private static java.io.InputStream failing(java.io.IOException failure) {
+        return new java.io.InputStream() {
+            @Override
+            public int read() throws java.io.IOException {
+                throw failure;
+            }
+        };
+    }
+
+    @Test
+    void aRefusedClientCertificateIs403BeforeAnythingIsRead() {
+        AdmissionDispatcher strict = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
+                executor, new NoReads(), RequestScope.NONE, counting, unhurried(), ClientTrust.refusing("no client CA could be read"));
+        assertAnswer(403, "Client certificate refused: no client CA could be read", strict.handle("POST", WIDGETS, "application/json",
+                failing(new java.io.IOException("the body must not be read")), true, null));
+    }
+
+    @Test
     void aReadThatTimedOutIsToldFromOtherFailures() {
         class AsyncTimeoutException extends java.io.IOException {
             private static final long serialVersionUID = 1L;

@@ -76,6 +76,9 @@ class ClientTrustTest {
     void anyAdmitsWithoutCertificateAndRefusingRefusesAll() throws Exception {
         assertNull(ClientTrust.ANY.refusal(null));
         assertEquals("why", ClientTrust.refusing("why").refusal(chain("client")));
+        org.junit.jupiter.api.Assertions.assertFalse(ClientTrust.ANY.required(), "no CA file: certificates are not asked for");
+        org.junit.jupiter.api.Assertions.assertFalse(ClientTrust.refusing("why").required());
+        org.junit.jupiter.api.Assertions.assertTrue(trust().required());
     }
 
     private ClientTrust trust() throws IOException {
