@@ -62,6 +62,10 @@ class AdmissionDispatcherTest {
                 webhookClock.addAndGet(java.util.concurrent.TimeUnit.SECONDS.toNanos(2)); // past the route's 1 s
                 new java.util.concurrent.CountDownLatch(1).await(); // until the dispatcher gives up on the call
             }
+            if (spec != null && "late".equals(spec.color)) {
+                webhookClock.addAndGet(java.util.concurrent.TimeUnit.SECONDS.toNanos(1)); // exactly the route's 1 s
+                new java.util.concurrent.CountDownLatch(1).await();
+            }
             if (spec != null && "warn".equals(spec.color)) {
                 request.warn("warned about warn");
             }
@@ -483,6 +487,9 @@ class AdmissionDispatcherTest {
                 body(review("CREATE", widget("w", "slow"), null)), true);
         assertAnswer(504, "Admission webhook timed out", answer);
         assertEquals("uid-1", json(answer).getString("uid"));
+        policies.webhookClock.set(0);
+        assertAnswer(504, "Admission webhook timed out", timed.handle("POST", WIDGETS, "application/json",
+                body(review("CREATE", widget("w", "late"), null)), true)); // at the deadline itself: no time is left
     }
 
     /** A call beyond the admission pool's threads and queue is refused at once, not queued without bound. */
