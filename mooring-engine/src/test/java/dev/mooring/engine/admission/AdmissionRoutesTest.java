@@ -155,6 +155,31 @@ class AdmissionRoutesTest {
         }
     }
 
+    static class ChecksOnly {
+        @Validating
+        void check(AdmissionRequest<V1ConfigMap> request) {
+        }
+    }
+
+    static class DefaultsOnly {
+        @dev.mooring.api.admission.Mutating
+        V1ConfigMap label(AdmissionRequest<V1ConfigMap> request) {
+            return request.object();
+        }
+    }
+
+    static class NoAdmission {
+        void check(AdmissionRequest<V1ConfigMap> request) {
+        }
+    }
+
+    @Test
+    void aClassDeclaresAdmissionWithAValidatingOrAMutatingMethod() {
+        assertTrue(AdmissionRoutes.declares(ChecksOnly.class));
+        assertTrue(AdmissionRoutes.declares(DefaultsOnly.class));
+        org.junit.jupiter.api.Assertions.assertFalse(AdmissionRoutes.declares(NoAdmission.class));
+    }
+
     static class LongestResource {
         @Validating(resource = "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr") // 63 characters: a DNS label's most
         void check(AdmissionRequest<V1ConfigMap> request) {
