@@ -55,7 +55,7 @@ class ControllerRunnerTest {
     private static final String FINALIZER = "test.mooring.dev/cleanup";
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private final AtomicLong ticker = new AtomicLong();
+    private final AtomicLong ticker = new AtomicLong(java.util.concurrent.TimeUnit.HOURS.toNanos(5)); // far from zero, as nanoTime may be
     /** Base delay 1 s, cap 60 s; the random source gives the middle of the jitter range, so a factor of 1. */
     private final WorkQueue<ObjectKey> queue = new WorkQueue<>(
             RetryPolicy.perKey(RetryPolicy.backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.1).withRandom(() -> 0.5)), ticker::get);

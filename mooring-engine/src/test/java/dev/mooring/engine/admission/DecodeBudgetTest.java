@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** The decode budget on fake clocks: slots and CPU time for large bodies, the webhook's timeout for all, and the answers they give. */
 class DecodeBudgetTest {
 
-    private final AtomicLong now = new AtomicLong();
+    private final AtomicLong now = new AtomicLong(java.util.concurrent.TimeUnit.HOURS.toNanos(5)); // far from zero, as nanoTime may be
     private final ExecutorService executor = Executors.newCachedThreadPool();
 
     @AfterEach
