@@ -116,6 +116,18 @@ class DelegatedAccessTest {
     }
 
     @Test
+    void theUsersExtrasGoToTheAccessReviewAndAUserWithoutGroupsOrExtrasSendsNone() {
+        server.answer = path -> path.endsWith("tokenreviews")
+                ? ok("{\"kind\":\"TokenReview\",\"status\":{\"authenticated\":true,\"user\":{\"username\":\"bob\","
+                        + "\"extra\":{\"scopes.example.com\":[\"metrics\"]}}}}")
+                : ok("{\"kind\":\"SubjectAccessReview\",\"status\":{\"allowed\":true}}");
+        assertTrue(access(10).check("Bearer scoped", PATH, "get").allowed());
+        JsonObject spec = server.bodies.get(1).getAsJsonObject("spec");
+        assertEquals("{\"scopes.example.com\":[\"metrics\"]}", spec.get("extra").toString(), "an authorizer may decide on extras");
+        assertFalse(spec.has("uid") || spec.has("groups"), spec.toString());
+    }
+
+    @Test
     void aRefusedUserGets403NamingTheUserAndTheServersReason() {
         server.answer = server(false);
         DelegatedAccess.Decision decision = access(10).check("Bearer good", PATH, "get");
