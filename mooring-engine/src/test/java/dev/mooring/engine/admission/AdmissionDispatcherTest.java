@@ -453,6 +453,10 @@ class AdmissionDispatcherTest {
         assertEquals(List.of("devs"), seen.userInfo().groups());
         assertTrue(seen.dryRun());
         assertTrue(seen.oldObject().isEmpty());
+        post(WIDGETS, review("CREATE", widget("w", "green"), null).replace("\"dryRun\":true", "\"dryRun\":false"));
+        assertFalse(policies.seen.get(1).dryRun(), "a request that is not a dry run: a policy may act on it");
+        post(WIDGETS, review("CREATE", widget("w", "green"), null).replace(",\"dryRun\":true", ""));
+        assertFalse(policies.seen.get(2).dryRun(), "no dryRun member: not a dry run");
     }
 
     @Test
