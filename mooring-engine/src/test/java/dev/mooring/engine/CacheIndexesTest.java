@@ -74,6 +74,10 @@ class CacheIndexesTest {
         store.put(child);
         store.put(notControlled);
         assertEquals(Set.of("child"), names(store.indexed(Cache.CONTROLLER_INDEX, "owner-uid")));
+        V1ConfigMap noUid = map("no-uid", "u4", null); // a reference the API server would refuse, as an informer may still see it
+        noUid.getMetadata().addOwnerReferencesItem(OwnerReferences.controllerOf(owner).uid(null));
+        store.put(noUid);
+        assertEquals(Set.of("child"), names(store.indexed(Cache.CONTROLLER_INDEX, "owner-uid")));
     }
 
     @Test
