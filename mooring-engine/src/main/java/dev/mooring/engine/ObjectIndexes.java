@@ -37,7 +37,7 @@ final class ObjectIndexes<T extends KubernetesObject> {
 
     ObjectIndexes() {
         indexers.put(Cache.CONTROLLER_INDEX, new Indexer<>("Mooring", object -> OwnerReferences.controllerReference(object)
-                .map(reference -> reference.getUid()).filter(uid -> uid != null).map(List::of).orElse(List.of())));
+                .map(reference -> reference.getUid()).map(List::of).orElse(List.of()))); // a null uid maps to empty
         entries.put(Cache.CONTROLLER_INDEX, new HashMap<>());
     }
 

@@ -109,8 +109,7 @@ public final class Children {
     public static <C extends KubernetesObject> List<C> owned(Cache<C> cache, KubernetesObject owner) {
         String namespace = owner.getMetadata().getNamespace();
         return cache.indexed(Cache.CONTROLLER_INDEX, owner.getMetadata().getUid()).stream()
-                .filter(child -> namespace == null || namespace.equals(child.getMetadata().getNamespace()))
-                .filter(child -> controlledBy(child, owner)).toList();
+                .filter(child -> namespace == null || namespace.equals(child.getMetadata().getNamespace())).toList();
     }
 
     /** A controller owner reference to {@code owner}. */
