@@ -210,6 +210,13 @@ class WorkQueueTest {
                 () -> RetryPolicy.<String>exponential(Duration.ofSeconds(2), Duration.ofSeconds(1), 0.1));
         assertThrows(IllegalArgumentException.class,
                 () -> RetryPolicy.<String>exponential(Duration.ofSeconds(1), Duration.ofSeconds(2), 1.5));
+        assertThrows(IllegalArgumentException.class,
+                () -> RetryPolicy.<String>exponential(Duration.ofSeconds(-1), Duration.ofSeconds(2), 0.1));
+        assertThrows(IllegalArgumentException.class,
+                () -> RetryPolicy.<String>exponential(Duration.ofSeconds(1), Duration.ofSeconds(2), -0.1));
+        // the bounds themselves are settings: a constant delay, no jitter, the widest jitter
+        RetryPolicy.<String>exponential(Duration.ofSeconds(1), Duration.ofSeconds(1), 0);
+        RetryPolicy.<String>exponential(Duration.ofNanos(1), Duration.ofSeconds(1), 1);
     }
 
     @Test
