@@ -255,8 +255,12 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
      */
     private boolean conditionsObserveGeneration() {
         Class<?> element = conditionType(owner.getClass());
+        if (element == null) {
+            return true;
+        }
         try {
-            return element == null || element.getMethod("getObservedGeneration") != null;
+            element.getMethod("getObservedGeneration");
+            return true;
         } catch (NoSuchMethodException e) {
             return false;
         }

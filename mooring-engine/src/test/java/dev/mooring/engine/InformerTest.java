@@ -154,6 +154,26 @@ class InformerTest {
     }
 
     /**
+     * A silent watch while the API server does not answer either is a broken one, not a quiet
+     * kind: counted as a failure (the reconnect waits its backoff) and resumed from where it was.
+     */
+    @Test
+    void aSilentWatchWhileTheServerDoesNotAnswerIsAFailureNotAQuietKind() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.lists.add("503");
+        api.silentWatches = 1;
+        start();
+        awaitQueries(4);
+        assertEquals("GET /api/v1/namespaces/ops/configmaps limit=1", api.queries.get(2), "the check that the server answers");
+        assertTrue(api.queries.get(3).contains("watch=true") && api.queries.get(3).contains("resourceVersion=10"),
+                "resumed from where it was: " + api.queries);
+        assertEquals(0, informer.quietWatches());
+        assertTrue(informer.lastProblem() != null && informer.lastProblem().contains("broke: java.net.SocketTimeoutException"),
+                informer.lastProblem());
+        assertEquals(1, informer.listCount(), "no relist");
+    }
+
+    /**
      * A metadata-only informer asks for PartialObjectMetadata (list and watch) and caches the
      * metadata under the kind watched, whatever kind the server's answer names.
      */

@@ -119,6 +119,23 @@ class LeaderElectorTest {
         }
     }
 
+    /** The Lease it renews is the one it holds: a leader renews round after round and keeps leading. */
+    @Test
+    void aLeaderRenewingItsOwnLeaseKeepsLeading() throws Exception {
+        try (Running a = running("a")) {
+            a.awaitAcquired();
+            long renewals;
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            do {
+                Thread.sleep(10);
+                renewals = api.methods.stream().filter("PUT"::equals).count();
+            } while (renewals < 3 && System.nanoTime() < end);
+            assertEquals(3, Math.min(3, renewals), "renewed three times: " + messages());
+            assertFalse(a.lost.isDone(), "still leading: " + messages());
+            assertTrue(a.elector.isLeader());
+        }
+    }
+
     @Test
     void aLeaderWhoseLeaseIsTakenOrReplacedLosesLeadership() throws Exception {
         try (Running a = running("a")) {
@@ -419,7 +436,8 @@ class LeaderElectorTest {
 
     /** One Lease as the API server would keep it, with a resourceVersion per write; or scripted failures. */
     private static final class ScriptedLease {
-        final List<String> methods = new ArrayList<>();
+        /** The methods asked, in order (the election loop's thread writes while a test reads). */
+        final List<String> methods = new java.util.concurrent.CopyOnWriteArrayList<>();
         /** Each request's call timeout, in order. */
         final List<Duration> timeouts = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile JsonObject lease;

@@ -19,6 +19,7 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -111,9 +112,21 @@ class OperatorRuntimeTest {
         await("ready", runtime::ready);
     }
 
+    /**
+     * Another live replica holds shard 1 (its Leases advertise an hour), so this one takes shard 0
+     * alone: the keys of shard 0 are passed when it is acquired, and no key of shard 1 ever is.
+     */
     @Test
     void aShardedRuntimePassesNothingUntilItOwnsShardsThenEveryCachedKeyOfThem() throws Exception {
-        api.objects("configmaps", "a", "b", "c");
+        dev.mooring.engine.shard.ShardMap map = new dev.mooring.engine.shard.ShardMap(2);
+        List<String> names = List.of("a", "b", "c", "d", "e", "f", "g", "h");
+        List<String> ours = names.stream().filter(name -> map.shardOf(new ObjectKey("ops", name)) == 0).map(name -> "maps " + name).toList();
+        assertTrue(!ours.isEmpty() && ours.size() < names.size(), "both shards have keys: " + ours);
+        api.objects("configmaps", names.toArray(String[]::new));
+        String otherMember = new dev.mooring.engine.shard.ShardSettings(new dev.mooring.engine.kube.ElectionSettings("work", "ops", "other",
+                Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofMillis(100)), 2).memberLease();
+        api.heldLease(otherMember, "other");
+        api.heldLease("work-shard-1", "other");
         KubeHttp http = api.http();
         dev.mooring.engine.shard.ShardCoordinator shards = new dev.mooring.engine.shard.ShardCoordinator(http,
                 new dev.mooring.engine.shard.ShardSettings(new dev.mooring.engine.kube.ElectionSettings("work", "ops", "me",
@@ -129,8 +142,11 @@ class OperatorRuntimeTest {
 
         executor.execute(shards::run);
         try {
-            await("every ConfigMap passed once its shard is owned", () -> passes.containsAll(List.of("maps a", "maps b", "maps c")));
-            assertEquals(List.of(0, 1), shards.owned());
+            await("every ConfigMap of shard 0 passed once it is owned", () -> passes.containsAll(ours));
+            assertEquals(List.of(0), shards.owned());
+            await("the initial list's keys handled", () -> runtime.statuses().get(0).queued() == 0
+                    && runtime.statuses().get(0).processing() == 0);
+            assertEquals(Set.copyOf(ours), Set.copyOf(passes), "only the keys of the shard owned");
         } finally {
             shards.stop(Duration.ofSeconds(5));
         }
@@ -617,6 +633,15 @@ class OperatorRuntimeTest {
                 metadata.addProperty("resourceVersion", Integer.toString(++leaseVersion));
                 leases.put(name, written);
                 return respond(request, method.equals("POST") ? 201 : 200, written.toString());
+            }
+        }
+
+        /** Lease {@code name} held by {@code holder}, advertising an hour: live for as long as a test runs. */
+        void heldLease(String name, String holder) {
+            synchronized (leases) {
+                leases.put(name, com.google.gson.JsonParser.parseString("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
+                        + "\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ops\",\"uid\":\"u-" + name + "\",\"resourceVersion\":\""
+                        + ++leaseVersion + "\"},\"spec\":{\"holderIdentity\":\"" + holder + "\",\"leaseDurationSeconds\":3600}}").getAsJsonObject());
             }
         }
 

@@ -156,17 +156,42 @@ class ReconcileContextTest {
         }
     }
 
+    /** The same, read through getters: the condition type is known, and it has observedGeneration. */
+    @dev.mooring.api.CustomResource(group = "example.com", version = "v1")
+    static class Gizmo extends dev.mooring.api.CustomObject {
+        private Status status;
+
+        public Status getStatus() {
+            return status;
+        }
+
+        static class Status {
+            private List<io.kubernetes.client.openapi.models.V1Condition> conditions;
+
+            public List<io.kubernetes.client.openapi.models.V1Condition> getConditions() {
+                return conditions;
+            }
+        }
+    }
+
     @Test
     void aCustomResourcesStandardConditionsObserveTheGeneration() {
         Gadget gadget = new Gadget();
         gadget.setMetadata(new V1ObjectMeta().namespace("ops").name("g").uid("uid-g").resourceVersion("2").generation(6L));
-        client.stored.add(gadget);
-        ReconcileContext<Gadget> context = new ReconcileContext<>("gadgets", new ObjectKey("ops", "g"), gadget, client, Map.of(),
+        assertTrue(stagedCondition(gadget).contains("\"observedGeneration\":6,\"reason\":\"Copied\""), "no status getter");
+        Gizmo gizmo = new Gizmo();
+        gizmo.setMetadata(new V1ObjectMeta().namespace("ops").name("g").uid("uid-g").resourceVersion("2").generation(7L));
+        assertTrue(stagedCondition(gizmo).contains("\"observedGeneration\":7,\"reason\":\"Copied\""), "V1Condition through getters");
+    }
+
+    /** The status patch of a pass over {@code object} that sets condition Synced. */
+    private <T extends dev.mooring.api.CustomObject> String stagedCondition(T object) {
+        client.stored.add(object);
+        ReconcileContext<T> context = new ReconcileContext<>("gadgets", new ObjectKey("ops", "g"), object, client, Map.of(),
                 Map.of(), enqueued::add, Clock.systemUTC(), Set.of());
         context.condition("Synced", "True", "Copied", "copied");
         context.persistStatus();
-        String patch = client.requests.get(client.requests.size() - 1);
-        assertTrue(patch.contains("\"observedGeneration\":6,\"reason\":\"Copied\""), patch);
+        return client.requests.get(client.requests.size() - 1);
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.mooring.api.ObjectKey;
+import dev.mooring.api.client.KubernetesException;
 import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
@@ -450,6 +451,91 @@ class ShardCoordinatorTest {
         assertEquals(List.of(0, 1), a.owned(), "within the renew deadline");
     }
 
+    /**
+     * A refusal that retrying cannot cure ends the loop whichever write of the round meets it:
+     * announcing this member, renewing a shard held, taking a free one.
+     */
+    @Test
+    void aForbiddenWriteIsFatalWhereverTheRoundMakesIt() {
+        ShardCoordinator a = replica("a", 2);
+        api.refuse = (method, name) -> name.contains("-member-") ? 403 : 0;
+        assertEquals(403, org.junit.jupiter.api.Assertions.assertThrows(KubernetesException.class, a::step).code(), "announcing");
+        api.refuse = (method, name) -> 0;
+        advance(RETRY);
+        a.step();
+        assertEquals(List.of(0, 1), a.owned());
+        api.refuse = (method, name) -> name.contains("-shard-") ? 403 : 0;
+        advance(RETRY);
+        assertEquals(403, org.junit.jupiter.api.Assertions.assertThrows(KubernetesException.class, a::step).code(), "renewing");
+
+        ShardCoordinator b = replica("b", 2);
+        api.leases.clear();
+        api.refuse = (method, name) -> method.equals("POST") && name.contains("-shard-") ? 403 : 0;
+        assertEquals(403, org.junit.jupiter.api.Assertions.assertThrows(KubernetesException.class, b::step).code(), "taking");
+    }
+
+    /** Losing a shard to a faster replica is the normal course of a race: no warning, and the shard is taken later if still free. */
+    @Test
+    void aLostRaceForAShardIsNeitherAFailureNorAWarning() {
+        ShardCoordinator a = replica("a", 2);
+        api.refuse = (method, name) -> method.equals("POST") && name.contains("-shard-") ? 409 : 0;
+        a.step();
+        assertEquals(List.of(), a.owned());
+        api.refuse = (method, name) -> 0;
+        advance(RETRY);
+        a.step();
+        assertEquals(List.of(0, 1), a.owned());
+        assertEquals(List.of(), logged.stream().filter(m -> !m.startsWith("INFO Acquired shard")).toList(), "nothing but the acquisitions");
+    }
+
+    /**
+     * A write still unanswered when the round stops waiting (twice the request timeout, the retry
+     * period, and a second: 5 s here) is a failed one: its shard is not taken. The API server here holds the write that
+     * the round's second sender took until the round is over.
+     */
+    @Test
+    void aWriteUnansweredWithinTheRoundIsAFailedOne() throws Exception {
+        Thread round = Thread.currentThread();
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch over = new java.util.concurrent.CountDownLatch(1);
+        ApiClient client = new ApiClient().setBasePath("http://api.invalid");
+        client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> {
+            if (Thread.currentThread() != round) {
+                holding.countDown();
+                try {
+                    over.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return api.answer(chain.request());
+        }).build());
+        List<Thread> senders = new ArrayList<>();
+        java.util.concurrent.Executor second = task -> { // returns once the second sender holds a write
+            Thread sender = new Thread(task);
+            senders.add(sender);
+            sender.start();
+            try {
+                holding.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        ShardCoordinator a = new ShardCoordinator(new KubeHttp(client), new ShardSettings(new ElectionSettings("work", "ops", "a", LEASE,
+                RENEW, RETRY), 2), second, now::get);
+        try {
+            a.step();
+            assertEquals(1, a.owned().size(), "the write answered in time: " + a.owned());
+            assertTrue(logged.stream().anyMatch(m -> m.startsWith("WARNING Shard Lease request") && m.contains("no answer within the round")),
+                    logged.toString());
+        } finally {
+            over.countDown();
+            for (Thread sender : senders) {
+                sender.join(30_000);
+            }
+        }
+    }
+
     /** A replica of 16 shards whose API server calls {@code latency} with the name of each shard Lease written, before answering. */
     private ShardCoordinator slowReplica(java.util.function.Consumer<String> latency, java.util.concurrent.Executor writes) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
@@ -583,6 +669,8 @@ class ShardCoordinatorTest {
         int failWith;
         /** While true, every write is answered 500 (lists still answer). */
         boolean failWrites;
+        /** The code a write (method, Lease name) is answered with instead of being stored; 0 stores it. */
+        java.util.function.ToIntBiFunction<String, String> refuse = (method, name) -> 0;
 
         synchronized Response answer(Request request) throws java.io.IOException {
             if (unavailable) {
@@ -616,6 +704,12 @@ class ShardCoordinatorTest {
             JsonObject metadata = written.getAsJsonObject("metadata");
             if (method.equals("POST")) {
                 name = metadata.get("name").getAsString();
+            }
+            int refused = refuse.applyAsInt(method, name);
+            if (refused != 0) {
+                return respond(request, refused, "{\"kind\":\"Status\",\"code\":" + refused + ",\"reason\":\"Scripted\"}");
+            }
+            if (method.equals("POST")) {
                 if (leases.containsKey(name)) {
                     return respond(request, 409, "{\"kind\":\"Status\",\"code\":409,\"reason\":\"AlreadyExists\"}");
                 }
