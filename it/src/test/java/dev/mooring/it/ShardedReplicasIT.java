@@ -7,7 +7,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.mooring.api.ObjectKey;
-import dev.mooring.engine.shard.ShardMap;
+import dev.mooring.engine.replica.ShardMap;
 import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;

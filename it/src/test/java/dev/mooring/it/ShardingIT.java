@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.ObjectKey;
-import dev.mooring.engine.kube.ElectionSettings;
+import dev.mooring.engine.replica.ElectionSettings;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.shard.ShardCoordinator;
-import dev.mooring.engine.shard.ShardMap;
-import dev.mooring.engine.shard.ShardSettings;
+import dev.mooring.engine.replica.ShardCoordinator;
+import dev.mooring.engine.replica.ShardMap;
+import dev.mooring.engine.replica.ShardSettings;
 import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;

@@ -129,7 +129,7 @@ class ThreadsIT {
             String name = thread.substring(1, thread.indexOf('"', 1));
             boolean loop = thread.contains("dev.mooring.engine.Informer.run")
                     || thread.contains("dev.mooring.engine.ControllerRunner.work")
-                    || thread.contains("dev.mooring.engine.LeaderElector.run");
+                    || thread.contains("dev.mooring.engine.replica.LeaderElector.run");
             if (loop) {
                 String pool = name.startsWith("Default Executor") ? "Default Executor"
                         : name.startsWith("mooring-loop") ? "mooring-loop" : "other";

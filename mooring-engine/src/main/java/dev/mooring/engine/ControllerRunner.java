@@ -79,7 +79,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private volatile EventSource<T> primary;
     private volatile ScheduledExecutorService scheduler;
     /** With sharding: which keys this replica passes, and the pass's key for the write guard; null without. */
-    private volatile dev.mooring.engine.shard.ShardGuard shards;
+    private volatile dev.mooring.engine.replica.ShardGuard shards;
 
     /**
      * @param clients the live client for a default namespace
@@ -188,7 +188,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
      * worker takes the key; the others leave the queue without a pass), each pass marked with its
      * key for the write guard. Call before {@link #startWorkers}.
      */
-    public void shareWork(dev.mooring.engine.shard.ShardGuard shards) {
+    public void shareWork(dev.mooring.engine.replica.ShardGuard shards) {
         this.shards = Objects.requireNonNull(shards, "shards");
     }
 
@@ -221,7 +221,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         try {
             for (Optional<ObjectKey> next = queue.get(); next.isPresent(); next = queue.get()) {
                 ObjectKey key = next.get();
-                dev.mooring.engine.shard.ShardGuard sharding = shards;
+                dev.mooring.engine.replica.ShardGuard sharding = shards;
                 if (sharding != null && !sharding.takes(key)) {
                     // another replica's shard: passed there, or queued again here when this replica takes it
                     queue.forget(key);
@@ -229,7 +229,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
                     continue;
                 }
                 String reconcileId = java.util.UUID.randomUUID().toString();
-                try (dev.mooring.engine.shard.ShardGuard.Passing passing = sharding == null ? () -> { } : sharding.passing(key);
+                try (dev.mooring.engine.replica.ShardGuard.Passing passing = sharding == null ? () -> { } : sharding.passing(key);
                         Tracing.Span span = tracing.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
                         LogFields.Scope fields = LogFields.pass(name(), primary.type().kind(), key.namespace(), key.name(), reconcileId);
                         LogFields.Scope traced = LogFields.trace(span)) {

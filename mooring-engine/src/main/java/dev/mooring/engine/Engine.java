@@ -54,7 +54,7 @@ public final class Engine {
         private PassObserver observer = PassObserver.NONE;
         private String operatorNamespace = "default";
         private java.time.Clock clock = java.time.Clock.systemUTC();
-        private dev.mooring.engine.shard.ShardCoordinator shards;
+        private dev.mooring.engine.replica.ShardCoordinator shards;
 
         private Builder(KubeHttp requests, KubeHttp watches) {
             this.requests = Objects.requireNonNull(requests, "requests");
@@ -177,7 +177,7 @@ public final class Engine {
          * against its key's shard just before it is sent, and a shard taken queues its cached
          * objects. The caller runs the coordinator (after {@link #build()}, which listens to it).
          */
-        public Builder shards(dev.mooring.engine.shard.ShardCoordinator shards) {
+        public Builder shards(dev.mooring.engine.replica.ShardCoordinator shards) {
             this.shards = Objects.requireNonNull(shards, "shards");
             return this;
         }

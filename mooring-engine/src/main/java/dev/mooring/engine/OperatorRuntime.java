@@ -76,8 +76,8 @@ public final class OperatorRuntime {
     /** Built by {@link Engine#builder}; see there for the parts. */
     OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
             ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer,
-            String operatorNamespace, java.time.Clock clock, dev.mooring.engine.shard.ShardCoordinator shards) {
-        dev.mooring.engine.shard.ShardGuard guard = shards == null ? null : dev.mooring.engine.shard.ShardGuard.of(shards);
+            String operatorNamespace, java.time.Clock clock, dev.mooring.engine.replica.ShardCoordinator shards) {
+        dev.mooring.engine.replica.ShardGuard guard = shards == null ? null : dev.mooring.engine.replica.ShardGuard.of(shards);
         this.requests = guard == null ? requests : guard.guard(requests);
         this.clock = clock;
         this.types = new DiscoveredKinds(requests);
@@ -89,7 +89,7 @@ public final class OperatorRuntime {
         }
         if (shards != null) {
             runners.values().forEach(runner -> runner.shareWork(guard));
-            shards.listen(new dev.mooring.engine.shard.ShardCoordinator.Listener() {
+            shards.listen(new dev.mooring.engine.replica.ShardCoordinator.Listener() {
                 @Override
                 public void acquired(int shard) {
                     runners.values().forEach(runner -> runner.enqueueCached(key -> shards.map().shardOf(key) == shard));

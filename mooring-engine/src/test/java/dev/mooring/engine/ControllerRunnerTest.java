@@ -166,7 +166,7 @@ class ControllerRunnerTest {
             seen.add(deployment);
             return Result.done();
         });
-        runner.shareWork(new dev.mooring.engine.shard.ShardGuard(key -> owned.contains(key.name()), key -> true));
+        runner.shareWork(new dev.mooring.engine.replica.ShardGuard(key -> owned.contains(key.name()), key -> true));
         runner.attachPrimary(source);
         runner.startWorkers(workers, timers);
         source.add(deployment("a", "1", 1));

@@ -8,27 +8,27 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /** The records a logger writes while a test runs, every level included: {@link #start()} before, {@link #stop()} after. */
-final class LogCapture extends Handler {
+public final class LogCapture extends Handler {
 
-    final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    public final List<LogRecord> records = new CopyOnWriteArrayList<>();
     private final Logger logger;
 
-    LogCapture(Class<?> of) {
+    public LogCapture(Class<?> of) {
         this.logger = Logger.getLogger(of.getName());
     }
 
-    void start() {
+    public void start() {
         logger.addHandler(this);
         logger.setLevel(Level.ALL);
     }
 
-    void stop() {
+    public void stop() {
         logger.removeHandler(this);
         logger.setLevel(null);
     }
 
     /** Each record as {@code LEVEL message}, its parameters filled in. */
-    List<String> lines() {
+    public List<String> lines() {
         return records.stream().map(record -> record.getLevel() + " " + (record.getParameters() == null ? record.getMessage()
                 : java.text.MessageFormat.format(record.getMessage(), record.getParameters()))).toList();
     }

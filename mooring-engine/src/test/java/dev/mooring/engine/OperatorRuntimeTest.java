@@ -118,18 +118,18 @@ class OperatorRuntimeTest {
      */
     @Test
     void aShardedRuntimePassesNothingUntilItOwnsShardsThenEveryCachedKeyOfThem() throws Exception {
-        dev.mooring.engine.shard.ShardMap map = new dev.mooring.engine.shard.ShardMap(2);
+        dev.mooring.engine.replica.ShardMap map = new dev.mooring.engine.replica.ShardMap(2);
         List<String> names = List.of("a", "b", "c", "d", "e", "f", "g", "h");
         List<String> ours = names.stream().filter(name -> map.shardOf(new ObjectKey("ops", name)) == 0).map(name -> "maps " + name).toList();
         assertTrue(!ours.isEmpty() && ours.size() < names.size(), "both shards have keys: " + ours);
         api.objects("configmaps", names.toArray(String[]::new));
-        String otherMember = new dev.mooring.engine.shard.ShardSettings(new dev.mooring.engine.kube.ElectionSettings("work", "ops", "other",
+        String otherMember = new dev.mooring.engine.replica.ShardSettings(new dev.mooring.engine.replica.ElectionSettings("work", "ops", "other",
                 Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofMillis(100)), 2).memberLease();
         api.heldLease(otherMember, "other");
         api.heldLease("work-shard-1", "other");
         KubeHttp http = api.http();
-        dev.mooring.engine.shard.ShardCoordinator shards = new dev.mooring.engine.shard.ShardCoordinator(http,
-                new dev.mooring.engine.shard.ShardSettings(new dev.mooring.engine.kube.ElectionSettings("work", "ops", "me",
+        dev.mooring.engine.replica.ShardCoordinator shards = new dev.mooring.engine.replica.ShardCoordinator(http,
+                new dev.mooring.engine.replica.ShardSettings(new dev.mooring.engine.replica.ElectionSettings("work", "ops", "me",
                         Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofMillis(100)), 2));
         Engine.Builder builder = Engine.builder(http, http).threads(executor, scheduler).shards(shards);
         builder.controller(maps("maps", LONG, List.of()), recording("maps"));

@@ -73,7 +73,7 @@ final class ConfigCheck {
         check(problems, values::retry);
         check(problems, () -> MooringConfig.leaderElectionEnabled(config) ? values.leaderElection() : null);
         check(problems, () -> MooringConfig.shards(config) > 0
-                ? new dev.mooring.engine.shard.ShardSettings(values.leaderElection(), MooringConfig.shards(config)) : null);
+                ? new dev.mooring.engine.replica.ShardSettings(values.leaderElection(), MooringConfig.shards(config)) : null);
         check(problems, () -> MooringConfig.warmStandby(config));
         check(problems, () -> MooringConfig.webhookPort(config));
         check(problems, () -> MooringConfig.admissionPool(config));

@@ -1,6 +1,6 @@
 package dev.mooring.runtime;
 
-import dev.mooring.engine.kube.ElectionSettings;
+import dev.mooring.engine.replica.ElectionSettings;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.model.Durations;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -388,7 +388,7 @@ public class MooringConfig {
      * sharding.
      *
      * @throws IllegalArgumentException naming the property unless a whole number from 0 to
-     *     {@value dev.mooring.engine.shard.ShardSettings#MAX_SHARDS}, or when leader election is
+     *     {@value dev.mooring.engine.replica.ShardSettings#MAX_SHARDS}, or when leader election is
      *     enabled as well
      */
     public int shards() {
@@ -404,9 +404,9 @@ public class MooringConfig {
         } catch (NumberFormatException e) {
             // named below
         }
-        if (shards < 0 || shards > dev.mooring.engine.shard.ShardSettings.MAX_SHARDS) {
+        if (shards < 0 || shards > dev.mooring.engine.replica.ShardSettings.MAX_SHARDS) {
             throw new IllegalArgumentException(key + " must be a whole number from 0 to "
-                    + dev.mooring.engine.shard.ShardSettings.MAX_SHARDS + ", not '" + value + "'");
+                    + dev.mooring.engine.replica.ShardSettings.MAX_SHARDS + ", not '" + value + "'");
         }
         if (shards > 0 && leaderElectionEnabled(config)) {
             throw new IllegalArgumentException(key + " and mooring.leader-election.enabled=true exclude each other: with shards"

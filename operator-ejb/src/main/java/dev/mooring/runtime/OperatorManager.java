@@ -81,8 +81,8 @@ public class OperatorManager {
     private final java.util.concurrent.atomic.AtomicBoolean endingTerm = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicBoolean processFailed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile OperatorRuntime runtime;
-    private volatile dev.mooring.engine.LeaderElector elector;
-    private volatile dev.mooring.engine.shard.ShardCoordinator shards;
+    private volatile dev.mooring.engine.replica.LeaderElector elector;
+    private volatile dev.mooring.engine.replica.ShardCoordinator shards;
 
     @PostConstruct
     void start() {
@@ -128,11 +128,11 @@ public class OperatorManager {
             String namespace = config.namespace();
             dev.mooring.engine.kube.KubeHttp requests = kubernetes.requests();
             if (config.leaderElectionEnabled()) {
-                elector = new dev.mooring.engine.LeaderElector(kubernetes.requests(), config.leaderElection());
+                elector = new dev.mooring.engine.replica.LeaderElector(kubernetes.requests(), config.leaderElection());
                 // every write of the controllers (objects, status, Events) is checked against the leadership by this
                 // replica's own monotonic clock just before it is sent: a leader paused past its renew deadline (a long
                 // GC, SIGSTOP, a partition) sends nothing when it resumes, before its elector notices the loss
-                dev.mooring.engine.LeaderElector election = elector;
+                dev.mooring.engine.replica.LeaderElector election = elector;
                 requests = requests.guardWrites(election::isLeader, "this replica's leadership of Lease "
                         + election.settings().namespace() + "/" + election.settings().name() + " expired (renew deadline "
                         + election.settings().renewDeadline().toSeconds() + " s passed without a renewal)");
@@ -142,8 +142,8 @@ public class OperatorManager {
             int shardCount = config.shards();
             if (shardCount > 0) {
                 // every replica active, each passing (and writing for) the keys of the shards whose Leases it holds
-                shards = new dev.mooring.engine.shard.ShardCoordinator(kubernetes.requests(),
-                        new dev.mooring.engine.shard.ShardSettings(config.leaderElection(), shardCount), threads.loops());
+                shards = new dev.mooring.engine.replica.ShardCoordinator(kubernetes.requests(),
+                        new dev.mooring.engine.replica.ShardSettings(config.leaderElection(), shardCount), threads.loops());
                 engine.shards(shards);
             }
             List<ControllerDefinition> definitions = new ArrayList<>();
@@ -191,9 +191,9 @@ public class OperatorManager {
 
     /** The election loop: start the controllers when elected; on a loss stop them, then report it. */
     private void elect() {
-        dev.mooring.engine.LeaderElector running = elector;
+        dev.mooring.engine.replica.LeaderElector running = elector;
         try {
-            running.run(new dev.mooring.engine.LeaderElector.Leadership() {
+            running.run(new dev.mooring.engine.replica.LeaderElector.Leadership() {
                 @Override
                 public void acquired() {
                     leaderTerm.set(true);
@@ -202,7 +202,7 @@ public class OperatorManager {
                 }
 
                 @Override
-                public void lost(dev.mooring.engine.LeaderElector.LeadershipLost cause) {
+                public void lost(dev.mooring.engine.replica.LeaderElector.LeadershipLost cause) {
                     endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.LEADERSHIP_LOST, cause);
                 }
             });
@@ -344,7 +344,7 @@ public class OperatorManager {
      * ready would never replace the old leader.
      */
     public boolean readyToServe() {
-        dev.mooring.engine.LeaderElector running = elector;
+        dev.mooring.engine.replica.LeaderElector running = elector;
         if (running != null && !running.isLeader() && !leaderTerm.get()) {
             return healthy() && running.connected();
         }
@@ -353,7 +353,7 @@ public class OperatorManager {
 
     /** True while this replica leads, or always without election; null-free for health data. */
     public boolean leader() {
-        dev.mooring.engine.LeaderElector running = elector;
+        dev.mooring.engine.replica.LeaderElector running = elector;
         return running == null || running.isLeader();
     }
 
@@ -374,7 +374,7 @@ public class OperatorManager {
 
     /** Sharding state for health data: the shards this replica owns and the members it sees; null without sharding. */
     public String sharding() {
-        dev.mooring.engine.shard.ShardCoordinator running = shards;
+        dev.mooring.engine.replica.ShardCoordinator running = shards;
         if (running == null) {
             return null;
         }
@@ -384,7 +384,7 @@ public class OperatorManager {
 
     /** Leader election state for health data: null without election. */
     public String leadership() {
-        dev.mooring.engine.LeaderElector running = elector;
+        dev.mooring.engine.replica.LeaderElector running = elector;
         if (running == null) {
             return null;
         }

@@ -1,6 +1,6 @@
 package dev.mooring.runtime;
 
-import dev.mooring.engine.LeaderElector;
+import dev.mooring.engine.replica.LeaderElector;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.Outcome;
 import dev.mooring.engine.PassObserver;
@@ -48,7 +48,7 @@ public class RuntimeMetrics implements PassObserver {
 
     /** Register the gauges of a runtime and its controllers. */
     void register(OperatorRuntime runtime, List<ControllerDefinition> controllers, BooleanSupplier ready,
-            LeaderElector elector, dev.mooring.engine.shard.ShardCoordinator shards) {
+            LeaderElector elector, dev.mooring.engine.replica.ShardCoordinator shards) {
         registry.gauge(meta("mooring_manager_ready", "1 when every controller is synced and, with leader election, this replica leads"),
                 () -> ready.getAsBoolean() ? 1 : 0);
         registry.gauge(meta("mooring_informers", "Distinct informers (watches), shared between controllers"),
@@ -110,7 +110,7 @@ public class RuntimeMetrics implements PassObserver {
         }
     }
 
-    private void registerShards(dev.mooring.engine.shard.ShardCoordinator shards) {
+    private void registerShards(dev.mooring.engine.replica.ShardCoordinator shards) {
         Tag group = new Tag("name", shards.settings().election().name());
         registry.gauge(meta("mooring_shards_owned", "Shards whose keys this replica passes now"), () -> shards.owned().size(), group);
         registry.gauge(meta("mooring_shards", "Shards of the group (mooring.sharding.shards)"), () -> shards.settings().shards(), group);
@@ -119,7 +119,7 @@ public class RuntimeMetrics implements PassObserver {
         Counter acquired = registry.counter(meta("mooring_shard_acquisitions_total", "Shard Leases taken by this replica"), group);
         Counter lost = registry.counter(meta("mooring_shard_losses_total",
                 "Shards lost without a release: Lease taken over or deleted, or not renewed within the renew deadline"), group);
-        shards.observe(new dev.mooring.engine.shard.ShardCoordinator.Observer() {
+        shards.observe(new dev.mooring.engine.replica.ShardCoordinator.Observer() {
             @Override
             public void acquired(int shard) {
                 acquired.inc();

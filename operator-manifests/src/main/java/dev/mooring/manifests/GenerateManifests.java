@@ -161,9 +161,9 @@ public final class GenerateManifests {
             if (replicas < 0) {
                 throw new IllegalArgumentException(option("--replicas") + " must be at least 1 (or 0 for the default), got " + replicas);
             }
-            if (shards < 0 || shards > dev.mooring.engine.shard.ShardSettings.MAX_SHARDS) {
+            if (shards < 0 || shards > dev.mooring.engine.replica.ShardSettings.MAX_SHARDS) {
                 throw new IllegalArgumentException(option("--shards") + " must be from 0 to "
-                        + dev.mooring.engine.shard.ShardSettings.MAX_SHARDS + ", got " + shards);
+                        + dev.mooring.engine.replica.ShardSettings.MAX_SHARDS + ", got " + shards);
             }
             if (issuer != null && !"cert-manager".equals(certificates)) {
                 throw new IllegalArgumentException(option("--issuer") + " needs " + option("--certificates") + " cert-manager");

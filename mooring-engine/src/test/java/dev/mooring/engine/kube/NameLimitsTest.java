@@ -3,7 +3,8 @@ package dev.mooring.engine.kube;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.mooring.engine.shard.ShardSettings;
+import dev.mooring.engine.replica.ElectionSettings;
+import dev.mooring.engine.replica.ShardSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.mooring.engine.shard;
+package dev.mooring.engine.replica;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

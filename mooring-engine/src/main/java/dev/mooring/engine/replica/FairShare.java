@@ -1,4 +1,4 @@
-package dev.mooring.engine.shard;
+package dev.mooring.engine.replica;
 
 import java.util.List;
 

@@ -1,7 +1,8 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.replica;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.mooring.engine.kube.Models;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.mooring.engine.shard;
+package dev.mooring.engine.replica;
 
 import dev.mooring.api.ObjectKey;
 import java.nio.charset.StandardCharsets;

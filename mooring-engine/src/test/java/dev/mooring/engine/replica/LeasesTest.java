@@ -1,4 +1,4 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.replica;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

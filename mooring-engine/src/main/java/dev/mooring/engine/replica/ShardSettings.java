@@ -1,6 +1,5 @@
-package dev.mooring.engine.shard;
+package dev.mooring.engine.replica;
 
-import dev.mooring.engine.kube.ElectionSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.shard;
+package dev.mooring.engine.replica;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,7 +9,6 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.shard;
+package dev.mooring.engine.replica;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -7,7 +7,6 @@ import dev.mooring.api.client.KubernetesException;
 import dev.mooring.engine.kube.Backoff;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.Leases;
 import dev.mooring.engine.kube.Models;
 import java.time.Duration;
 import java.time.Instant;

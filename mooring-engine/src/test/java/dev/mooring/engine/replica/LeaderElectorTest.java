@@ -1,14 +1,14 @@
-package dev.mooring.engine;
+package dev.mooring.engine.replica;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.mooring.engine.LogCapture;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.engine.kube.ElectionSettings;
 import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;

@@ -1,10 +1,10 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.replica;
 
 import java.time.Duration;
 import java.util.regex.Pattern;
 
 /**
- * The settings of a {@code dev.mooring.engine.LeaderElector} and of shard coordination: which Lease, who this replica is, and its timing.
+ * The settings of a {@link LeaderElector} and of shard coordination: which Lease, who this replica is, and its timing.
  *
  * @param name the Lease name (a DNS subdomain)
  * @param namespace the Lease namespace (a DNS label)
