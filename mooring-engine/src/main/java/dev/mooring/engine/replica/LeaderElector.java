@@ -3,7 +3,6 @@ package dev.mooring.engine.replica;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.engine.kube.Backoff;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.Models;
@@ -12,7 +11,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -61,8 +59,7 @@ public final class LeaderElector {
     private final KubeHttp http;
     private final ElectionSettings settings;
     private final LongSupplier nanoTime;
-    private final CountDownLatch stopRequested = new CountDownLatch(1);
-    private final CountDownLatch finished = new CountDownLatch(1);
+    private final LeaseLoop loop;
     private final AtomicLong acquisitions = new AtomicLong();
     private final AtomicLong renewalFailures = new AtomicLong();
     private volatile Observer observer = new Observer() {
@@ -70,9 +67,6 @@ public final class LeaderElector {
     private volatile boolean active;
     private volatile boolean electing;
     private volatile long lastRenewed;
-    private volatile long lastContact;
-    private volatile boolean contacted;
-    private int failedInARow;
     private String observedRecord;
     private long observedAt;
     private String observedUid;
@@ -89,6 +83,7 @@ public final class LeaderElector {
         this.http = http;
         this.settings = settings;
         this.nanoTime = nanoTime;
+        this.loop = new LeaseLoop(settings, nanoTime, LOG);
     }
 
     public ElectionSettings settings() {
@@ -110,7 +105,7 @@ public final class LeaderElector {
      * standby that could take over if the leader's Lease expired.
      */
     public boolean connected() {
-        return contacted && nanoTime.getAsLong() - lastContact < settings.leaseDuration().toNanos();
+        return loop.connected();
     }
 
     /** Told of each acquisition and each failed renewal, on the election's thread (for counters); must be fast. */
@@ -143,12 +138,12 @@ public final class LeaderElector {
         electing = true;
         boolean acquired = false;
         try {
-            while (!stopping()) {
+            while (!loop.stopping()) {
                 if (attempt()) {
                     acquired = true;
                     break;
                 }
-                if (await(untilNextAttempt())) {
+                if (loop.pause(untilNextAttempt())) {
                     return;
                 }
             }
@@ -173,7 +168,7 @@ public final class LeaderElector {
             if (acquired) {
                 release();
             }
-            finished.countDown();
+            loop.finish();
         }
     }
 
@@ -182,21 +177,8 @@ public final class LeaderElector {
      * before calling it. Waits up to {@code timeout} for the release.
      */
     public void stop(Duration timeout) {
-        stopRequested.countDown();
-        try {
-            finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private boolean stopping() {
-        return stopRequested.getCount() == 0;
-    }
-
-    /** Sleeps up to {@code delay}; true when a stop was requested meanwhile. */
-    private boolean await(Duration delay) throws InterruptedException {
-        return stopRequested.await(delay.toNanos(), TimeUnit.NANOSECONDS);
+        loop.requestStop();
+        loop.awaitFinished(timeout);
     }
 
     /**
@@ -205,7 +187,7 @@ public final class LeaderElector {
      * later.
      */
     Duration untilNextAttempt() {
-        Duration retry = jittered(settings.retryPeriod());
+        Duration retry = loop.nextRound();
         if (expiresAt == 0) {
             return retry;
         }
@@ -216,7 +198,7 @@ public final class LeaderElector {
     private void renewUntilStopped() throws InterruptedException {
         while (true) {
             long left = lastRenewed + settings.renewDeadline().toNanos() - nanoTime.getAsLong();
-            if (await(Duration.ofNanos(Math.max(0, Math.min(settings.retryPeriod().toNanos(), left))))) {
+            if (loop.pause(Duration.ofNanos(Math.min(settings.retryPeriod().toNanos(), left)))) {
                 return;
             }
             if (!attempt()) {
@@ -252,14 +234,8 @@ public final class LeaderElector {
         expiresAt = 0;
         try {
             Optional<JsonObject> current = get(timeout);
-            lastContact = nanoTime.getAsLong();
-            contacted = true;
-            if (failedInARow > 0) {
-                int failed = failedInARow;
-                LOG.info(() -> "Lease " + settings.namespace() + "/" + settings.name() + " requests answered again after " + failed
-                        + (failed == 1 ? " failure" : " failures"));
-                failedInARow = 0;
-            }
+            loop.answered(failed -> "Lease " + settings.namespace() + "/" + settings.name() + " requests answered again after "
+                    + LeaseLoop.failures(failed));
             if (current.isEmpty()) {
                 if (active) {
                     throw new LeadershipLost("Leader Lease was deleted");
@@ -319,9 +295,8 @@ public final class LeaderElector {
                 throw e;
             }
             // the first failure of a run is a warning, the rest detail: an outage is one message, not one per retry
-            failedInARow++;
-            LOG.log(failedInARow == 1 ? Level.WARNING : Level.FINE, "Lease " + settings.namespace() + "/" + settings.name()
-                    + " request failed: " + e.getMessage() + " (retried every " + settings.retryPeriod().toMillis() + " ms)");
+            loop.failed(() -> "Lease " + settings.namespace() + "/" + settings.name() + " request failed: " + e.getMessage()
+                    + " (retried every " + settings.retryPeriod().toMillis() + " ms)");
             return false;
         }
     }
@@ -356,10 +331,5 @@ public final class LeaderElector {
 
     private static String text(JsonObject object, String member) {
         return Leases.text(object, member);
-    }
-
-    /** The retry period, &plusmn;10 %: replicas that start together do not ask together. */
-    private Duration jittered(Duration period) {
-        return Backoff.constant(period).withJitter(0.9, 1.1).delay(0);
     }
 }

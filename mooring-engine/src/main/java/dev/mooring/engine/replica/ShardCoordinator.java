@@ -4,7 +4,6 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.engine.kube.Backoff;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.Models;
@@ -162,16 +161,12 @@ public final class ShardCoordinator {
     private final Map<String, Seen> seen = new HashMap<>();
     /** Leases of the group that cannot be read, with what is wrong (warned once each); coordinator thread only. */
     private final Map<String, String> unreadable = new HashMap<>();
-    private final CountDownLatch stopRequested = new CountDownLatch(1);
-    private final CountDownLatch finished = new CountDownLatch(1);
+    private final LeaseLoop loop;
     private final AtomicLong acquisitions = new AtomicLong();
     private volatile Listener listener = NONE;
     private volatile Observer observer = new Observer() {
     };
     private volatile List<String> members = List.of();
-    private volatile long lastContact;
-    private volatile boolean contacted;
-    private int failedInARow;
 
     /** A coordinator whose writes of a round go out one after another, on the loop's own thread. */
     public ShardCoordinator(KubeHttp http, ShardSettings settings) {
@@ -195,6 +190,7 @@ public final class ShardCoordinator {
         this.nanoTime = nanoTime;
         this.identity = settings.election().identity();
         this.memberLease = settings.memberLease();
+        this.loop = new LeaseLoop(settings.election(), nanoTime, LOG);
     }
 
     public ShardSettings settings() {
@@ -254,7 +250,7 @@ public final class ShardCoordinator {
 
     /** True when the API server answered a round within the last lease duration. */
     public boolean connected() {
-        return contacted && nanoTime.getAsLong() - lastContact < settings.election().leaseDuration().toNanos();
+        return loop.connected();
     }
 
     /**
@@ -264,9 +260,9 @@ public final class ShardCoordinator {
      */
     public void run() {
         try {
-            while (stopRequested.getCount() > 0) {
+            while (!loop.stopping()) {
                 step();
-                if (stopRequested.await(jittered().toNanos(), TimeUnit.NANOSECONDS)) {
+                if (loop.pause(loop.nextRound())) {
                     break;
                 }
             }
@@ -274,18 +270,14 @@ public final class ShardCoordinator {
             Thread.currentThread().interrupt();
         } finally {
             leave();
-            finished.countDown();
+            loop.finish();
         }
     }
 
     /** Ask the loop to end; waits up to {@code timeout} for it to give its shards up. */
     public void stop(Duration timeout) {
-        stopRequested.countDown();
-        try {
-            finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.requestStop();
+        loop.awaitFinished(timeout);
     }
 
     /**
@@ -299,9 +291,7 @@ public final class ShardCoordinator {
         } catch (KubernetesException e) {
             throw e; // fatal (a transient one was counted in the round)
         } catch (RuntimeException e) {
-            failedInARow++;
-            LOG.log(failedInARow == 1 ? Level.WARNING : Level.FINE, "Shard Leases " + where()
-                    + " could not be read; the round is skipped: " + e);
+            loop.failed(() -> "Shard Leases " + where() + " could not be read; the round is skipped: " + e);
             expireStale();
         }
     }
@@ -312,13 +302,7 @@ public final class ShardCoordinator {
         Map<String, JsonObject> leases;
         try {
             leases = list(timeout);
-            lastContact = nanoTime.getAsLong();
-            contacted = true;
-            if (failedInARow > 0) {
-                int failed = failedInARow;
-                LOG.info(() -> "Shard Leases " + where() + " answered again after " + failed + (failed == 1 ? " failure" : " failures"));
-                failedInARow = 0;
-            }
+            loop.answered(failed -> "Shard Leases " + where() + " answered again after " + LeaseLoop.failures(failed));
         } catch (KubernetesException e) {
             failed(e);
             expireStale();
@@ -353,8 +337,7 @@ public final class ShardCoordinator {
         if (Failures.isFatal(e) && e.code() != 404 && e.code() != 409) {
             throw e;
         }
-        failedInARow++;
-        LOG.log(failedInARow == 1 ? Level.WARNING : Level.FINE, "Shard Lease request " + where() + " failed: " + e.getMessage()
+        loop.failed(() -> "Shard Lease request " + where() + " failed: " + e.getMessage()
                 + " (retried every " + settings.election().retryPeriod().toMillis() + " ms)");
     }
 
@@ -651,9 +634,5 @@ public final class ShardCoordinator {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Could not release the shard Leases " + where() + "; they will expire: " + e.getMessage());
         }
-    }
-
-    private Duration jittered() {
-        return Backoff.constant(settings.election().retryPeriod()).withJitter(0.9, 1.1).delay(0);
     }
 }

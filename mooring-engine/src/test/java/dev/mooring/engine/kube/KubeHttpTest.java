@@ -87,12 +87,24 @@ class KubeHttpTest {
         KubeHttp http = http();
         http.send("GET", PATH, Map.of(), null, null, Duration.ofMillis(1500));
         assertEquals(TimeUnit.MILLISECONDS.toNanos(1500), timeoutsNanos.get(0));
-        http.getOptional(PATH, Map.of(), Duration.ofNanos(10)); // under a millisecond: one, not none
+        boundOnly(() -> http.getOptional(PATH, Map.of(), Duration.ofNanos(10))); // under a millisecond: one, not none
         assertEquals(TimeUnit.MILLISECONDS.toNanos(1), timeoutsNanos.get(1));
         http.getText(PATH + "/log", Map.of(), Duration.ofSeconds(3), 10);
         assertEquals(TimeUnit.SECONDS.toNanos(3), timeoutsNanos.get(2));
-        http.getText(PATH + "/log", Map.of(), Duration.ZERO, 10);
+        boundOnly(() -> http.getText(PATH + "/log", Map.of(), Duration.ZERO, 10));
         assertEquals(TimeUnit.MILLISECONDS.toNanos(1), timeoutsNanos.get(3));
+    }
+
+    /**
+     * Runs {@code call}, whose bound of a millisecond may run out on a busy machine: the bound the
+     * interceptor saw (it runs first, whatever the call's fate) is what is checked, not the answer.
+     */
+    private static void boundOnly(Runnable call) {
+        try {
+            call.run();
+        } catch (dev.mooring.api.client.KubernetesException timedOut) {
+            assertTrue(String.valueOf(timedOut.getMessage()).contains("timeout"), timedOut.getMessage());
+        }
     }
 
     @Test
