@@ -191,8 +191,10 @@ public final class Engine {
             if (executor == null) {
                 throw new IllegalStateException("Give the engine its threads with threads(executor, scheduler)");
             }
-            return new OperatorRuntime(requests, watches, List.copyOf(entries), executor, scheduler, requestScope, retry,
-                    observer, operatorNamespace, clock, shards);
+            // with shards, every write of a pass is checked against its key's shard: the workers say which key they pass
+            dev.mooring.engine.replica.ShardGuard guard = shards == null ? null : dev.mooring.engine.replica.ShardGuard.of(shards);
+            return new OperatorRuntime(guard == null ? requests : guard.guard(requests), watches, List.copyOf(entries), executor,
+                    scheduler, requestScope, retry, observer, operatorNamespace, clock, shards, guard);
         }
     }
 }

@@ -40,7 +40,7 @@ import java.util.logging.Logger;
  * it leads). A fatal failure of one controller stops its siblings and marks the
  * runtime failed: recovering means a new deployment or a new server process.
  */
-public final class OperatorRuntime {
+public final class OperatorRuntime implements dev.mooring.engine.replica.ReplicaCoordinator.Workload {
 
     private static final Logger LOG = Logger.getLogger(OperatorRuntime.class.getName());
 
@@ -76,9 +76,9 @@ public final class OperatorRuntime {
     /** Built by {@link Engine#builder}; see there for the parts. */
     OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
             ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer,
-            String operatorNamespace, java.time.Clock clock, dev.mooring.engine.replica.ShardCoordinator shards) {
-        dev.mooring.engine.replica.ShardGuard guard = shards == null ? null : dev.mooring.engine.replica.ShardGuard.of(shards);
-        this.requests = guard == null ? requests : guard.guard(requests);
+            String operatorNamespace, java.time.Clock clock, dev.mooring.engine.replica.ShardCoordinator shards,
+            dev.mooring.engine.replica.ShardGuard guard) {
+        this.requests = requests;
         this.clock = clock;
         this.types = new DiscoveredKinds(requests);
         this.pool = new InformerPool(requests, watches, retry.maxDelay(), observer::informerCreated);
@@ -404,6 +404,24 @@ public final class OperatorRuntime {
     /** The informers of the controllers, created so far. */
     public List<Informer<?>> informers() {
         return pool.informers();
+    }
+
+    /**
+     * The connection of each informer, for the health checks' data: {@code connected}, or since
+     * when it is not and why, or its failure. An outage of the API server is reported, not a DOWN:
+     * an unready pod would leave the webhook Service without endpoints, and a dead one would not
+     * come back sooner than the API server.
+     */
+    public Map<String, String> connections() {
+        Map<String, String> connections = new LinkedHashMap<>();
+        for (Informer<?> informer : informers()) {
+            java.util.Optional<Throwable> failure = informer.failure();
+            connections.put("informer " + informer.describe(), failure.isPresent() ? "failed: " + failure.get().getMessage()
+                    : informer.connected() ? "connected"
+                    : "disconnected" + (informer.lastContactMillis() == 0 ? "" : " since "
+                    + java.time.Instant.ofEpochMilli(informer.lastContactMillis())) + ": " + informer.lastProblem());
+        }
+        return connections;
     }
 
     /** Distinct informers (watch subscriptions) of this runtime. */

@@ -110,6 +110,7 @@ class OperatorRuntimeTest {
         secrets.countDown();
         await("the pass of ConfigMap a", () -> passes.contains("maps a"));
         await("ready", runtime::ready);
+        assertEquals(Map.of("informer ConfigMap in ops", "connected", "informer Secret in ops", "connected"), runtime.connections());
     }
 
     /**

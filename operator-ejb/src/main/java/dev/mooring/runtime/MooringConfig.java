@@ -1,8 +1,10 @@
 package dev.mooring.runtime;
 
-import dev.mooring.engine.replica.ElectionSettings;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.model.Durations;
+import dev.mooring.engine.replica.ElectionSettings;
+import dev.mooring.engine.replica.ReplicaMode;
+import dev.mooring.engine.replica.ShardSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
@@ -413,6 +415,20 @@ public class MooringConfig {
                     + " every replica is active on its own shards; turn leader election off");
         }
         return shards;
+    }
+
+    /**
+     * How this replica shares the work with the others: sharded with {@code mooring.sharding.shards}
+     * above 0, leader-elected with {@code mooring.leader-election.enabled=true}, else one replica.
+     *
+     * @throws IllegalArgumentException naming the property of a wrong value, or both modes asked for
+     */
+    public ReplicaMode replicaMode() {
+        int shards = shards(); // refuses shards with leader election
+        if (shards > 0) {
+            return new ReplicaMode.Sharded(new ShardSettings(leaderElection(), shards));
+        }
+        return leaderElectionEnabled() ? new ReplicaMode.LeaderElected(leaderElection(), warmStandby()) : new ReplicaMode.Single();
     }
 
     /**

@@ -2,10 +2,14 @@ package dev.mooring.runtime;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
+import dev.mooring.api.LifecycleEvent;
 import dev.mooring.engine.Engine;
 import dev.mooring.engine.OperatorRuntime;
+import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.engine.replica.LifecycleEvents;
+import dev.mooring.engine.replica.ReplicaCoordinator;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.ConcurrencyManagement;
@@ -67,7 +71,7 @@ public class OperatorManager {
     MooringThreads threads;
 
     @Inject
-    jakarta.enterprise.event.Event<dev.mooring.api.LifecycleEvent> lifecycle;
+    jakarta.enterprise.event.Event<LifecycleEvent> lifecycle;
 
     @Inject
     RuntimeMetrics metrics;
@@ -77,15 +81,13 @@ public class OperatorManager {
 
     private final List<String> startFailures = new CopyOnWriteArrayList<>();
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
-    private final java.util.concurrent.atomic.AtomicBoolean leaderTerm = new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicBoolean endingTerm = new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicBoolean processFailed = new java.util.concurrent.atomic.AtomicBoolean();
+    private LifecycleEvents events;
     private volatile OperatorRuntime runtime;
-    private volatile dev.mooring.engine.replica.LeaderElector elector;
-    private volatile dev.mooring.engine.replica.ShardCoordinator shards;
+    private volatile ReplicaCoordinator replicas;
 
     @PostConstruct
     void start() {
+        events = new LifecycleEvents(lifecycle::fire);
         List<RuntimeException> problems = deploymentProblems(extension, admissionExtension);
         if (!problems.isEmpty()) {
             // deployed but failed: liveness DOWN naming each problem, nothing started
@@ -93,7 +95,7 @@ public class OperatorManager {
                 startFailures.add(problem.getMessage());
                 LOG.severe("Mooring cannot start: " + problem.getMessage());
             }
-            failProcess(problems.get(0));
+            events.processFailed(problems.get(0));
             return;
         }
         List<ReconcilerExtension.Discovered> discovered = extension.discovered();
@@ -108,9 +110,7 @@ public class OperatorManager {
         try {
             checkpoint.startNowOrOnRestore("the controllers", () -> begin(discovered));
         } catch (RuntimeException e) {
-            startFailures.add(rootMessage(e));
-            LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);
-            failProcess(e);
+            cannotStart(e);
         }
     }
 
@@ -121,146 +121,35 @@ public class OperatorManager {
         return problems;
     }
 
-    /** Connects, builds the controllers and starts them (or the election or shard coordination that starts them). */
+    /** Connects, builds the controllers and hands them to the replica coordination, which starts them as its mode says. */
     private void begin(List<ReconcilerExtension.Discovered> discovered) {
+        ReplicaCoordinator coordinator;
         try {
             KubernetesConnection kubernetes = connection.get();
             String namespace = config.namespace();
-            dev.mooring.engine.kube.KubeHttp requests = kubernetes.requests();
-            if (config.leaderElectionEnabled()) {
-                elector = new dev.mooring.engine.replica.LeaderElector(kubernetes.requests(), config.leaderElection());
-                // every write of the controllers (objects, status, Events) is checked against the leadership by this
-                // replica's own monotonic clock just before it is sent: a leader paused past its renew deadline (a long
-                // GC, SIGSTOP, a partition) sends nothing when it resumes, before its elector notices the loss
-                dev.mooring.engine.replica.LeaderElector election = elector;
-                requests = requests.guardWrites(election::isLeader, "this replica's leadership of Lease "
-                        + election.settings().namespace() + "/" + election.settings().name() + " expired (renew deadline "
-                        + election.settings().renewDeadline().toSeconds() + " s passed without a renewal)");
-            }
-            Engine.Builder engine = Engine.builder(requests, kubernetes.watches()).threads(threads.loops(), threads.timers())
-                    .requestScope(requestScopes).retry(config.retry()).observer(metrics).operatorNamespace(namespace);
-            int shardCount = config.shards();
-            if (shardCount > 0) {
-                // every replica active, each passing (and writing for) the keys of the shards whose Leases it holds
-                shards = new dev.mooring.engine.replica.ShardCoordinator(kubernetes.requests(),
-                        new dev.mooring.engine.replica.ShardSettings(config.leaderElection(), shardCount), threads.loops());
-                engine.shards(shards);
-            }
+            coordinator = new ReplicaCoordinator(config.replicaMode(), kubernetes.requests(), threads.loops(), events);
+            Engine.Builder engine = Engine.builder(coordinator.guard(kubernetes.requests()), kubernetes.watches())
+                    .threads(threads.loops(), threads.timers()).requestScope(requestScopes).retry(config.retry()).observer(metrics)
+                    .operatorNamespace(namespace);
+            coordinator.shards().ifPresent(engine::shards);
             List<ControllerDefinition> definitions = new ArrayList<>();
             for (ReconcilerExtension.Discovered controller : discovered) {
                 definitions.add(add(engine, controller, namespace));
             }
             runtime = engine.build();
-            metrics.register(runtime, definitions, this::ready, elector, shards);
+            replicas = coordinator;
+            metrics.register(runtime, definitions, this::ready, coordinator.elector().orElse(null), coordinator.shards().orElse(null));
         } catch (RuntimeException e) {
-            startFailures.add(rootMessage(e));
-            LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + rootMessage(e), e);
-            failProcess(e);
+            cannotStart(e);
             return;
         }
-        OperatorRuntime started = runtime;
-        started.onFailure(() -> {
-            endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.FAILURE, null);
-            if (!endingTerm.get()) {
-                failProcess(null); // a lost term reports the process failure itself, after the leader event
-            }
-            if (elector != null) {
-                // a failed leader gives up its Lease, so that a healthy standby can take over
-                threads.loops().submit(() -> elector.stop(elector.settings().renewDeadline()));
-            }
-            if (shards != null) {
-                // and a failed replica its shards, so that the others take them at once
-                threads.loops().submit(() -> shards.stop(shards.settings().election().renewDeadline()));
-            }
-        });
-        fire(dev.mooring.api.LifecycleEvent.Type.STARTUP, dev.mooring.api.LifecycleEvent.Scope.PROCESS, null);
-        if (elector == null) {
-            started.start();
-            if (shards != null) {
-                threads.loops().submit(this::coordinate);
-            }
-        } else {
-            if (config.warmStandby()) {
-                // a warm standby: informers synced and queues filled while it waits, so that it reconciles the
-                // moment it leads, without listing again; no pass runs (nothing is written) before then
-                started.warmUp();
-            }
-            threads.loops().submit(this::elect);
-        }
+        coordinator.start(runtime);
     }
 
-    /** The election loop: start the controllers when elected; on a loss stop them, then report it. */
-    private void elect() {
-        dev.mooring.engine.replica.LeaderElector running = elector;
-        try {
-            running.run(new dev.mooring.engine.replica.LeaderElector.Leadership() {
-                @Override
-                public void acquired() {
-                    leaderTerm.set(true);
-                    fire(dev.mooring.api.LifecycleEvent.Type.LEADERSHIP_ACQUIRED, dev.mooring.api.LifecycleEvent.Scope.LEADER, null);
-                    runtime.start();
-                }
-
-                @Override
-                public void lost(dev.mooring.engine.replica.LeaderElector.LeadershipLost cause) {
-                    endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.LEADERSHIP_LOST, cause);
-                }
-            });
-        } catch (RuntimeException e) {
-            startFailures.add("leader election: " + rootMessage(e));
-            LOG.log(Level.SEVERE, "Leader election failed: " + rootMessage(e), e);
-            endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.FAILURE, e);
-            runtime.fail(e);
-            failProcess(e);
-        }
-    }
-
-    /** The shard coordination loop, until the stop; a fatal error (such as no right to write Leases) fails the runtime. */
-    private void coordinate() {
-        try {
-            shards.run();
-        } catch (RuntimeException e) {
-            startFailures.add("sharding: " + rootMessage(e));
-            LOG.log(Level.SEVERE, "Shard coordination failed: " + rootMessage(e), e);
-            runtime.fail(e);
-            failProcess(e);
-        }
-    }
-
-    /** Ends the leader term once: the leader-scope exit event (after the workers stopped, before the release). */
-    private void endLeaderTerm(dev.mooring.api.LifecycleEvent.Type type, Throwable error) {
-        if (leaderTerm.getAndSet(false)) {
-            boolean lost = type == dev.mooring.api.LifecycleEvent.Type.LEADERSHIP_LOST;
-            if (type != dev.mooring.api.LifecycleEvent.Type.SHUTDOWN && runtime != null) {
-                endingTerm.set(lost);
-                runtime.fail(error != null ? error : new IllegalStateException("leadership ended"));
-            }
-            if (runtime != null) {
-                // observers clean up after the workers: wait until their threads left the passes
-                runtime.awaitStopped(runtime.longestShutdownTimeout());
-            }
-            fire(type, dev.mooring.api.LifecycleEvent.Scope.LEADER, error);
-            if (lost) {
-                failProcess(error); // the inner scope ends first, then the process fails (a lost leader restarts)
-            }
-        }
-    }
-
-    /** Fires the process-scope FAILURE event, once. */
-    private void failProcess(Throwable error) {
-        if (processFailed.compareAndSet(false, true)) {
-            fire(dev.mooring.api.LifecycleEvent.Type.FAILURE, dev.mooring.api.LifecycleEvent.Scope.PROCESS, error);
-        }
-    }
-
-    private void fire(dev.mooring.api.LifecycleEvent.Type type, dev.mooring.api.LifecycleEvent.Scope scope, Throwable error) {
-        try {
-            String identity = scope == dev.mooring.api.LifecycleEvent.Scope.LEADER && elector != null
-                    ? elector.settings().identity() : null;
-            lifecycle.fire(new dev.mooring.api.LifecycleEvent(type, scope, identity, error));
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "A LifecycleEvent observer failed on " + type + " (" + scope + ")", e);
-        }
+    private void cannotStart(RuntimeException e) {
+        startFailures.add(Failures.describe(e));
+        LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + Failures.describe(e), e);
+        events.processFailed(e);
     }
 
     /** Adds the controller of a discovered bean to the engine; returns its definition. */
@@ -288,19 +177,12 @@ public class OperatorManager {
 
     @PreDestroy
     void stop() {
-        OperatorRuntime running = runtime;
+        ReplicaCoordinator running = replicas;
         if (running != null) {
-            LOG.info("Mooring is stopping its controllers");
-            running.stop(); // while the elector keeps renewing
+            running.stop(); // drains, ends the leader term, gives the Lease or the shards up, then SHUTDOWN
+        } else {
+            events.fire(LifecycleEvent.Type.SHUTDOWN, LifecycleEvent.Scope.PROCESS, null, null);
         }
-        endLeaderTerm(dev.mooring.api.LifecycleEvent.Type.SHUTDOWN, null);
-        if (shards != null) {
-            shards.stop(shards.settings().election().renewDeadline()); // after the drain: the shards are free at once
-        }
-        if (elector != null) {
-            elector.stop(elector.settings().renewDeadline()); // then the Lease is released
-        }
-        fire(dev.mooring.api.LifecycleEvent.Type.SHUTDOWN, dev.mooring.api.LifecycleEvent.Scope.PROCESS, null);
         contexts.forEach(CreationalContext::release);
     }
 
@@ -312,105 +194,61 @@ public class OperatorManager {
 
     /** True while no fatal failure happened. */
     public boolean healthy() {
-        OperatorRuntime running = runtime;
+        ReplicaCoordinator running = replicas;
         return startFailures.isEmpty() && (running == null || running.healthy());
     }
 
-    /** The fatal failures so far, each naming the controller (or the connection) and the cause. */
+    /** The fatal failures so far, each naming the controller (or the connection, the election, the sharding) and the cause. */
     public List<String> failures() {
         List<String> all = new ArrayList<>(startFailures);
-        OperatorRuntime running = runtime;
-        if (running != null) {
-            all.addAll(running.failures());
+        ReplicaCoordinator coordination = replicas;
+        if (coordination != null) {
+            all.addAll(coordination.failures());
+            all.addAll(runtime.failures());
         }
         return all;
     }
 
-    /**
-     * True when the runtime is healthy, this replica leads (with leader election) and every
-     * controller has synced and is reconciling.
-     */
+    /** See {@link ReplicaCoordinator#ready()}; without controllers, healthy. */
     public boolean ready() {
-        OperatorRuntime running = runtime;
-        return healthy() && (elector == null || elector.isLeader()) && (shards == null || shards.connected())
-                && (running == null || running.ready());
+        ReplicaCoordinator running = replicas;
+        return startFailures.isEmpty() && (running == null || running.ready());
     }
 
-    /**
-     * Readiness: {@link #ready()} on the leader (or without election); on a standby, healthy and
-     * in contact with the API server through the election, so able to take over. Leadership is
-     * reported in the check's data and the {@code leader_election_master_status} gauge, never as
-     * DOWN: a Deployment's rolling update waits for readiness, and a standby that never became
-     * ready would never replace the old leader.
-     */
+    /** See {@link ReplicaCoordinator#readyToServe()}. */
     public boolean readyToServe() {
-        dev.mooring.engine.replica.LeaderElector running = elector;
-        if (running != null && !running.isLeader() && !leaderTerm.get()) {
-            return healthy() && running.connected();
-        }
-        return ready();
+        ReplicaCoordinator running = replicas;
+        return startFailures.isEmpty() && (running == null || running.readyToServe());
     }
 
     /** True while this replica leads, or always without election; null-free for health data. */
     public boolean leader() {
-        dev.mooring.engine.replica.LeaderElector running = elector;
-        return running == null || running.isLeader();
+        ReplicaCoordinator running = replicas;
+        return running == null || running.leader();
     }
 
-    /**
-     * True after the initial sync on the leader (or without election); on a standby once the
-     * election runs and the API server answered it (so readiness, which asks the same contact, is
-     * UP from the start on: no DOWN answer between started and ready).
-     */
+    /** See {@link ReplicaCoordinator#started()}. */
     public boolean started() {
-        if (!healthy()) {
-            return false;
-        }
-        if (elector != null && !elector.isLeader()) {
-            return elector.electing() && elector.connected() && !leaderTerm.get();
-        }
-        return ready();
+        ReplicaCoordinator running = replicas;
+        return startFailures.isEmpty() && (running == null || running.started());
     }
 
     /** Sharding state for health data: the shards this replica owns and the members it sees; null without sharding. */
     public String sharding() {
-        dev.mooring.engine.replica.ShardCoordinator running = shards;
-        if (running == null) {
-            return null;
-        }
-        return "shards " + running.owned() + " of " + running.settings().shards() + " (" + running.settings().election().identity()
-                + "; members " + running.members() + ")";
+        ReplicaCoordinator running = replicas;
+        return running == null ? null : running.sharding();
     }
 
     /** Leader election state for health data: null without election. */
     public String leadership() {
-        dev.mooring.engine.replica.LeaderElector running = elector;
-        if (running == null) {
-            return null;
-        }
-        return (running.isLeader() ? "leader" : "standby") + " (" + running.settings().identity() + ", Lease "
-                + running.settings().namespace() + "/" + running.settings().name() + ")";
+        ReplicaCoordinator running = replicas;
+        return running == null ? null : running.leadership();
     }
 
-    /**
-     * The connection of each informer, for the health checks' data: {@code connected}, or since
-     * when it is not and why. An outage of the API server is reported, not a DOWN: an unready
-     * pod would leave the webhook Service without endpoints, and a dead one would not come back
-     * sooner than the API server.
-     */
+    /** See {@link OperatorRuntime#connections()}; empty before the controllers are built. */
     public java.util.Map<String, String> connections() {
         OperatorRuntime running = runtime;
-        java.util.Map<String, String> connections = new java.util.LinkedHashMap<>();
-        if (running != null) {
-            for (dev.mooring.engine.Informer<?> informer : running.informers()) {
-                java.util.Optional<Throwable> failure = informer.failure();
-                connections.put("informer " + informer.describe(), failure.isPresent() ? "failed: " + failure.get().getMessage()
-                        : informer.connected() ? "connected"
-                        : "disconnected" + (informer.lastContactMillis() == 0 ? "" : " since "
-                        + java.time.Instant.ofEpochMilli(informer.lastContactMillis())) + ": " + informer.lastProblem());
-            }
-        }
-        return connections;
+        return running == null ? java.util.Map.of() : running.connections();
     }
 
     /** Distinct informers (watch subscriptions). */
@@ -432,13 +270,5 @@ public class OperatorManager {
             throw new IllegalStateException("Mooring's controllers are not running: " + failures());
         }
         running.enqueue(controllerName, key);
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root + ")";
     }
 }

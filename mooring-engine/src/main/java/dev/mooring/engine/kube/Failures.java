@@ -36,4 +36,10 @@ public final class Failures {
         }
         return root;
     }
+
+    /** {@code e}'s message, followed by its innermost cause in parentheses when it has one: what a failure list shows. */
+    public static String describe(Throwable e) {
+        Throwable root = rootCause(e);
+        return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root + ")";
+    }
 }
