@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.replica.ElectionSettings;
 import dev.mooring.engine.replica.LeaderElector;
-import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;

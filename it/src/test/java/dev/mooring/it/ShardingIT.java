@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.ObjectKey;
-import dev.mooring.engine.replica.ElectionSettings;
 import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.replica.ElectionSettings;
 import dev.mooring.engine.replica.ShardCoordinator;
 import dev.mooring.engine.replica.ShardMap;
 import dev.mooring.engine.replica.ShardSettings;

@@ -1,8 +1,8 @@
 package dev.mooring.runtime;
 
+import dev.mooring.api.LifecycleEvent;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
-import dev.mooring.api.LifecycleEvent;
 import dev.mooring.engine.Engine;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.kube.Failures;
@@ -31,8 +31,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Owns the controllers of the deployment: creates them from the reconciler beans when the
- * application starts, and stops them (draining accepted work) when it stops.
+ * The container's side of the controllers: builds them from the reconciler beans when the
+ * application starts and hands them to a {@link ReplicaCoordinator}, which starts them as the
+ * replica mode says (at once, once elected, or on the shards held) and stops them, draining the
+ * accepted work, when the application stops. Lifecycle events go to CDI observers.
  *
  * <p>Starting never blocks the deployment: kinds are resolved and listed on managed threads,
  * and readiness reports when every controller has synced. A failure to connect or a fatal
