@@ -57,8 +57,9 @@ final class Engine implements AutoCloseable {
     static ControllerDefinition definition(String name, Class<? extends KubernetesObject> kind, String namespace,
             String selector, int workers, List<Class<? extends KubernetesObject>> owns, List<WatchMapper> watches,
             String finalizer) {
-        return new ControllerDefinition(name, kind, namespace, selector, workers, Duration.ofMinutes(5),
-                Duration.ofSeconds(30), Duration.ofSeconds(5), null, false, owns, watches, finalizer);
+        return ControllerDefinition.builder(name, kind).namespace(namespace).labelSelector(selector).workers(workers)
+                .resync(Duration.ofMinutes(5)).syncTimeout(Duration.ofSeconds(30)).shutdownTimeout(Duration.ofSeconds(5))
+                .owns(owns).watches(watches).finalizer(finalizer).build();
     }
 
     void awaitReady() throws InterruptedException {

@@ -48,8 +48,9 @@ class EngineBehaviourIT {
 
     private ControllerDefinition definition(Class<? extends io.kubernetes.client.common.KubernetesObject> kind,
             Duration resync, Duration reconcileTimeout, boolean statusEvents) {
-        return new ControllerDefinition("behaviour", kind, namespace, null, 1, resync, Duration.ofSeconds(30),
-                Duration.ofSeconds(2), reconcileTimeout, statusEvents, List.of(), List.of(), null);
+        return ControllerDefinition.builder("behaviour", kind).namespace(namespace).workers(1).resync(resync)
+                .syncTimeout(Duration.ofSeconds(30)).shutdownTimeout(Duration.ofSeconds(2)).reconcileTimeout(reconcileTimeout)
+                .statusEvents(statusEvents).build();
     }
 
     /** A watch whose connection goes silent (no close, no data) is detected and re-established. */

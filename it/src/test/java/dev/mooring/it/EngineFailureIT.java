@@ -91,8 +91,9 @@ class EngineFailureIT {
         String list = "GET /api/v1/namespaces/" + namespace + "/configmaps";
         try (HoldingProxy server = new HoldingProxy(Testbed.client(),
                 request -> request.startsWith(list) && !request.contains("watch=true"))) {
-            ControllerDefinition definition = new ControllerDefinition("slow-list", V1ConfigMap.class, namespace, null, 1,
-                    Duration.ofMinutes(5), Duration.ofSeconds(2), Duration.ofSeconds(5), null, false, List.of(), List.of(), null);
+            ControllerDefinition definition = ControllerDefinition.builder("slow-list", V1ConfigMap.class).namespace(namespace)
+                    .workers(1).resync(Duration.ofMinutes(5)).syncTimeout(Duration.ofSeconds(2))
+                    .shutdownTimeout(Duration.ofSeconds(5)).build();
             assertFails(server.client(), definition, "The initial list of ConfigMap in " + namespace + " did not complete within"
                     + " the controller's sync-timeout of 2.0 s (mooring.controller.slow-list.sync-timeout)");
             assertTrue(server.held() >= 1, "the list was sent and held");

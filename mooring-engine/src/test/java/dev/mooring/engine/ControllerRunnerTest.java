@@ -820,8 +820,9 @@ class ControllerRunnerTest {
         CountDownLatch inPass = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<String> ends = new CopyOnWriteArrayList<>();
-        start(new ControllerDefinition("deployments", V1Deployment.class, "ops", null, 1, Duration.ofHours(10), Duration.ofSeconds(5),
-                Duration.ofHours(1), null, false, List.of(), List.of(), null), (deployment, context) -> {
+        start(ControllerDefinition.builder("deployments", V1Deployment.class).namespace("ops").workers(1)
+                .resync(Duration.ofHours(10)).syncTimeout(Duration.ofSeconds(5)).shutdownTimeout(Duration.ofHours(1))
+                .build(), (deployment, context) -> {
                     inPass.countDown();
                     try {
                         release.await();
@@ -849,8 +850,9 @@ class ControllerRunnerTest {
     void aStopWithoutShutdownTimeoutInterruptsTheRunningPassAtOnce() throws Exception {
         CountDownLatch inPass = new CountDownLatch(1);
         List<String> ends = new CopyOnWriteArrayList<>();
-        start(new ControllerDefinition("deployments", V1Deployment.class, "ops", null, 1, Duration.ofHours(10), Duration.ofSeconds(5),
-                Duration.ZERO, null, false, List.of(), List.of(), null), (deployment, context) -> {
+        start(ControllerDefinition.builder("deployments", V1Deployment.class).namespace("ops").workers(1)
+                .resync(Duration.ofHours(10)).syncTimeout(Duration.ofSeconds(5)).shutdownTimeout(Duration.ZERO)
+                .build(), (deployment, context) -> {
                     inPass.countDown();
                     try {
                         new CountDownLatch(1).await();
@@ -956,8 +958,9 @@ class ControllerRunnerTest {
         FakeSource<Tracked> tracked = new FakeSource<>(type);
         List<Outcome.Kind> passes = new CopyOnWriteArrayList<>();
         java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
-        ControllerRunner<Tracked> runs = new ControllerRunner<>(new ControllerDefinition("trackeds", Tracked.class, "ops", null, 1,
-                Duration.ofHours(10), Duration.ofSeconds(5), Duration.ofSeconds(5), null, false, List.of(), List.of(), null),
+        ControllerRunner<Tracked> runs = new ControllerRunner<>(ControllerDefinition.builder("trackeds", Tracked.class)
+                .namespace("ops").workers(1).resync(Duration.ofHours(10)).syncTimeout(Duration.ofSeconds(5))
+                .shutdownTimeout(Duration.ofSeconds(5)).build(),
                 (object, context) -> {
                     if (failing.get()) {
                         throw new IllegalStateException("fails");
@@ -1006,9 +1009,9 @@ class ControllerRunnerTest {
     }
 
     private static ControllerDefinition definition(Duration reconcileTimeout, boolean statusEvents, String finalizer, int workers) {
-        return new ControllerDefinition("deployments", V1Deployment.class, "ops", null, workers, Duration.ofHours(10),
-                Duration.ofSeconds(5), Duration.ofSeconds(5), reconcileTimeout, statusEvents, List.of(), List.of(),
-                finalizer);
+        return ControllerDefinition.builder("deployments", V1Deployment.class).namespace("ops").workers(workers)
+                .resync(Duration.ofHours(10)).syncTimeout(Duration.ofSeconds(5)).shutdownTimeout(Duration.ofSeconds(5))
+                .reconcileTimeout(reconcileTimeout).statusEvents(statusEvents).finalizer(finalizer).build();
     }
 
     private static V1Deployment deployment(String name, String resourceVersion, int replicas) {

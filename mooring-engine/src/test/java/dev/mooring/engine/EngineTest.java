@@ -40,8 +40,8 @@ class EngineTest {
     }
 
     private static ControllerDefinition definition(String name) {
-        return new ControllerDefinition(name, V1ConfigMap.class, "ops", null, 1, Duration.ofHours(10), Duration.ofSeconds(5),
-                Duration.ofSeconds(5), null, false, List.of(), List.of(), null);
+        return ControllerDefinition.builder(name, V1ConfigMap.class).namespace("ops").workers(1).resync(Duration.ofHours(10))
+                .syncTimeout(Duration.ofSeconds(5)).shutdownTimeout(Duration.ofSeconds(5)).build();
     }
 
     @Test

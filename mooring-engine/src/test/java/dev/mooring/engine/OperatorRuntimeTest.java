@@ -73,8 +73,8 @@ class OperatorRuntimeTest {
     }
 
     private static ControllerDefinition maps(String name, Duration syncTimeout, List<Class<? extends KubernetesObject>> owns) {
-        return new ControllerDefinition(name, V1ConfigMap.class, "ops", null, 1, Duration.ofHours(10), syncTimeout,
-                Duration.ofSeconds(5), null, false, owns, List.of(), null);
+        return ControllerDefinition.builder(name, V1ConfigMap.class).namespace("ops").workers(1).resync(Duration.ofHours(10))
+                .syncTimeout(syncTimeout).shutdownTimeout(Duration.ofSeconds(5)).owns(owns).build();
     }
 
     private Reconciler<V1ConfigMap> recording(String controller) {
@@ -270,8 +270,8 @@ class OperatorRuntimeTest {
 
     @Test
     void theStopWaitsForTheLongestShutdownTimeoutNotTheirSum() {
-        build(maps("short", LONG, List.of()), new ControllerDefinition("long", V1ConfigMap.class, "ops", null, 1, Duration.ofHours(10),
-                LONG, Duration.ofSeconds(7), null, false, List.of(), List.of(), null));
+        build(maps("short", LONG, List.of()), ControllerDefinition.builder("long", V1ConfigMap.class).namespace("ops").workers(1)
+                .resync(Duration.ofHours(10)).syncTimeout(LONG).shutdownTimeout(Duration.ofSeconds(7)).build());
         assertEquals(Duration.ofSeconds(7), runtime.longestShutdownTimeout());
     }
 
@@ -361,8 +361,9 @@ class OperatorRuntimeTest {
                 secret -> List.of(new ObjectKey("ops", secret.getMetadata().getName().replace("for-", ""))));
         dev.mooring.engine.model.CacheIndex byTier = new dev.mooring.engine.model.CacheIndex(V1ConfigMap.class, "by-tier", "the test",
                 object -> List.of(object.getMetadata().getLabels().get("tier")));
-        ControllerDefinition definition = new ControllerDefinition("wired", V1ConfigMap.class, "ops", null, 1, Duration.ofHours(10), LONG,
-                Duration.ofSeconds(5), null, false, List.of(V1Secret.class), List.of(bySecret), null, List.of(byTier));
+        ControllerDefinition definition = ControllerDefinition.builder("wired", V1ConfigMap.class).namespace("ops").workers(1)
+                .resync(Duration.ofHours(10)).syncTimeout(LONG).shutdownTimeout(Duration.ofSeconds(5))
+                .owns(List.of(V1Secret.class)).watches(List.of(bySecret)).indexes(List.of(byTier)).build();
         KubeHttp http = api.http();
         runtime = Engine.builder(http, http).threads(executor, scheduler).controller(definition, (Reconciler<V1ConfigMap>) (map, context) -> {
             String name = map.getMetadata().getName();
@@ -392,8 +393,8 @@ class OperatorRuntimeTest {
         List<String> ends = new CopyOnWriteArrayList<>();
         CountDownLatch both = new CountDownLatch(2);
         KubeHttp http = api.http();
-        ControllerDefinition quick = new ControllerDefinition("quick", V1ConfigMap.class, "ops", null, 2, Duration.ofHours(10), LONG,
-                Duration.ZERO, null, false, List.of(), List.of(), null);
+        ControllerDefinition quick = ControllerDefinition.builder("quick", V1ConfigMap.class).namespace("ops").workers(2)
+                .resync(Duration.ofHours(10)).syncTimeout(LONG).shutdownTimeout(Duration.ZERO).build();
         runtime = Engine.builder(http, http).threads(executor, scheduler).controller(quick, (Reconciler<V1ConfigMap>) (map, context) -> {
             both.countDown();
             if (map.getMetadata().getName().equals("deaf")) {

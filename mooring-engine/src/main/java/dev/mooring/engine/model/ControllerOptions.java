@@ -126,9 +126,10 @@ public final class ControllerOptions {
         Duration shutdownTimeout = duration("shutdown-timeout", "shutdownTimeout", annotation.shutdownTimeout(), true);
         Duration reconcileTimeout = duration("reconcile-timeout", "reconcileTimeout", annotation.reconcileTimeout(), false);
         boolean statusEvents = bool("status-events", "statusEvents", annotation.statusEvents());
-        return new ControllerDefinition(name, kind, allNamespaces ? null : namespace, selector.isBlank() ? null : selector,
-                workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout, statusEvents,
-                List.copyOf(Arrays.asList(annotation.owns())), List.of(), finalizer);
+        return ControllerDefinition.builder(name, kind).namespace(allNamespaces ? null : namespace)
+                .labelSelector(selector.isBlank() ? null : selector).workers(workers).resync(resync).syncTimeout(syncTimeout)
+                .shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
+                .owns(List.copyOf(Arrays.asList(annotation.owns()))).finalizer(finalizer).build();
     }
 
     private String finalizer(boolean cleans) {

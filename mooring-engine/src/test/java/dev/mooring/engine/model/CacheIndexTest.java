@@ -65,9 +65,10 @@ class CacheIndexTest {
 
     @Test
     void theKindsCachedWholeAreThePrimaryTheOwnedAndTheWatchedNotThoseWatchedAsMetadata() {
-        ControllerDefinition definition = new ControllerDefinition("maps", V1ConfigMap.class, "ops", null, 1,
-                java.time.Duration.ofMinutes(10), java.time.Duration.ofSeconds(20), java.time.Duration.ofSeconds(30),
-                java.time.Duration.ofSeconds(40), false, List.of(io.kubernetes.client.openapi.models.V1Service.class), List.of(), null);
+        ControllerDefinition definition = ControllerDefinition.builder("maps", V1ConfigMap.class).namespace("ops").workers(1)
+                .resync(java.time.Duration.ofMinutes(10)).syncTimeout(java.time.Duration.ofSeconds(20))
+                .shutdownTimeout(java.time.Duration.ofSeconds(30)).reconcileTimeout(java.time.Duration.ofSeconds(40))
+                .owns(List.of(io.kubernetes.client.openapi.models.V1Service.class)).build();
         assertEquals(List.of(V1ConfigMap.class, io.kubernetes.client.openapi.models.V1Service.class, V1Pod.class),
                 CacheIndex.watchedKinds(definition, List.of(Watches.class.getDeclaredMethods()).stream()
                         .sorted(java.util.Comparator.comparing(Method::getName)).toList()));

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 class ControllerDefinitionTest {
 
     private static ControllerDefinition in(String namespace) {
-        return new ControllerDefinition("maps", V1ConfigMap.class, namespace, "app=web", 3, Duration.ofMinutes(10), Duration.ofSeconds(20),
-                Duration.ofSeconds(30), Duration.ofSeconds(40), true, List.of(V1Secret.class), List.of(), "example.com/cleanup");
+        return ControllerDefinition.builder("maps", V1ConfigMap.class).namespace(namespace).labelSelector("app=web").workers(3)
+                .resync(Duration.ofMinutes(10)).syncTimeout(Duration.ofSeconds(20)).shutdownTimeout(Duration.ofSeconds(30))
+                .reconcileTimeout(Duration.ofSeconds(40)).statusEvents(true).owns(List.of(V1Secret.class))
+                .finalizer("example.com/cleanup").build();
     }
 
     @Test
@@ -37,9 +39,11 @@ class ControllerDefinitionTest {
         assertEquals(List.of(watch), all.watches());
         assertEquals(List.of(index), all.indexes());
         assertEquals(List.of(trim), all.transforms());
-        assertEquals(new ControllerDefinition(base.name(), base.kind(), base.namespace(), base.labelSelector(), base.workers(),
-                base.resync(), base.syncTimeout(), base.shutdownTimeout(), base.reconcileTimeout(), base.statusEvents(), base.owns(),
-                List.of(watch), base.finalizer(), List.of(index), List.of(trim)), all, "nothing else changed");
+        assertEquals(ControllerDefinition.builder(base.name(), base.kind()).namespace(base.namespace()).labelSelector(base
+                .labelSelector()).workers(base.workers()).resync(base.resync()).syncTimeout(base.syncTimeout())
+                .shutdownTimeout(base.shutdownTimeout()).reconcileTimeout(base.reconcileTimeout()).statusEvents(base
+                .statusEvents()).owns(base.owns()).watches(List.of(watch)).finalizer(base.finalizer()).indexes(List.of(index))
+                .transforms(List.of(trim)).build(), all, "nothing else changed");
         assertSame(trim, all.transformOf(V1Secret.class));
         assertNull(all.transformOf(V1ConfigMap.class), "no transform declared for the kind");
     }
