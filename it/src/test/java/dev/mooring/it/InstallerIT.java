@@ -55,8 +55,8 @@ class InstallerIT {
         namespace = "install-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         deployment = "/apis/apps/v1/namespaces/" + namespace + "/deployments/sprockets";
         Map<String, String> files = GenerateManifests.files(List.of(Sprocket.class, SprocketController.class, SprocketValidator.class),
-                new GenerateManifests.Options("sprockets", namespace, "example/sprockets:1", 1, null, null,
-                        "cert-manager/sprockets", false), Map.of());
+                GenerateManifests.Options.builder().name("sprockets").namespace(namespace)
+                        .image("example/sprockets:1").replicas(1).injectCaFrom("cert-manager/sprockets").build(), Map.of());
         for (Map.Entry<String, String> file : files.entrySet()) {
             Files.writeString(folder.resolve(file.getKey()), file.getValue());
         }

@@ -83,8 +83,8 @@ class PodInstallIT {
         // Mooring's EAR brings the ConfigMap mirror, the example's package three policies
         Map<String, String> files = GenerateManifests.files(List.of(DeploymentPolicy.class, PodPolicy.class,
                 dev.mooring.examples.admission.DatabasePolicy.class, dev.mooring.examples.mirror.ConfigMapMirror.class),
-                new GenerateManifests.Options("policies", namespace, TAG, replicas, null, null, null, false, false, certificates, null,
-                        false, false, shards), Map.of());
+                GenerateManifests.Options.builder().name("policies").namespace(namespace).image(TAG)
+                        .replicas(replicas).certificates(certificates).shards(shards).build(), Map.of());
         for (Map.Entry<String, String> file : files.entrySet()) {
             Files.writeString(folder.resolve(file.getKey()), file.getValue());
         }

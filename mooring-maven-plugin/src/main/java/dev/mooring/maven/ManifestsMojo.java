@@ -171,9 +171,11 @@ public class ManifestsMojo extends AbstractMojo {
                 getLog().info("No custom resources, controllers or admission beans in " + classesDir + ": no manifests");
                 return;
             }
-            Map<String, String> files = GenerateManifests.files(classes, new GenerateManifests.Options(name, namespace, image,
-                    replicas, leaseName, caFile == null ? null : caFile.getPath(), injectCaFrom, withoutWebhooks,
-                    webhooksAdmitOperator, certificates, issuer, monitoring, secureMetrics, shards), System.getenv());
+            Map<String, String> files = GenerateManifests.files(classes, GenerateManifests.Options.builder().name(name)
+                    .namespace(namespace).image(image).replicas(replicas).leaseName(leaseName)
+                    .caFile(caFile == null ? null : caFile.getPath()).injectCaFrom(injectCaFrom).withoutWebhooks(withoutWebhooks)
+                    .webhooksAdmitOperator(webhooksAdmitOperator).certificates(certificates).issuer(issuer).monitoring(monitoring)
+                    .secureMetrics(secureMetrics).shards(shards).build(), System.getenv());
             GenerateManifests.notes(files).forEach(note -> getLog().warn("mooring:manifests: " + note));
             Files.createDirectories(output.toPath());
             try (var written = Files.list(output.toPath())) {

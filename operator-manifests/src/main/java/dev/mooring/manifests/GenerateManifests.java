@@ -81,66 +81,40 @@ public final class GenerateManifests {
     }
 
     /**
-     * What to generate besides the CRDs.
-     *
-     * @param name the ServiceAccount's, roles', Deployment's and Service's name (null: CRDs only)
-     * @param namespace the operator's namespace (with {@code name})
-     * @param image the operator's image (null: no Deployment)
-     * @param replicas the Deployment's replicas; 0 for the default: 2 when the operator serves
-     *     webhooks (a restart, rollout or drain of one pod then refuses none of the writes they
-     *     match: every replica serves them), with leader election on a Lease named {@code name}
-     *     unless {@code leaseName} or {@code shards} says otherwise; else 1
-     * @param leaseName the leader election Lease, or null
-     * @param caFile the webhook configurations' CA bundle (PEM), or null for {@code MOORING_WEBHOOK_CA_FILE}
-     * @param injectCaFrom the cert-manager Certificate ({@code namespace/name}) to inject the CA from, instead of a file
-     * @param withoutWebhooks true to leave the webhooks out (no Service, no registration)
-     * @param monitoring true for the monitoring kit ({@link Monitoring}): metrics Service, ServiceMonitor,
-     *     PrometheusRule and Grafana dashboard, in {@code monitoring.yaml} (with {@code image})
-     * @param secureMetrics true to serve metrics only to callers the API server authenticates and
-     *     authorizes: {@code MOORING_METRICS_SECURE=true} and the HTTPS port in the Deployment, the
-     *     review rights for the operator and a {@code <name>-metrics-reader} ClusterRole in the RBAC,
-     *     and the monitoring kit scraping {@code /mooring/metrics} over HTTPS with a bearer token
+     * What to generate besides the CRDs: built with {@link #builder()}, every part optional (null,
+     * 0 or false by default), checked as a whole when built.
      */
-    public record Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-            String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer,
-            boolean monitoring, boolean secureMetrics, int shards) {
+    public static final class Options {
+        private final String name;
+        private final String namespace;
+        private final String image;
+        private final int replicas;
+        private final String leaseName;
+        private final String caFile;
+        private final String injectCaFrom;
+        private final boolean withoutWebhooks;
+        private final boolean webhooksAdmitOperator;
+        private final String certificates;
+        private final String issuer;
+        private final boolean monitoring;
+        private final boolean secureMetrics;
+        private final int shards;
 
-        /** Options without sharding. */
-        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-                String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer,
-                boolean monitoring, boolean secureMetrics) {
-            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, webhooksAdmitOperator,
-                    certificates, issuer, monitoring, secureMetrics, 0);
-        }
-
-        /** Options with metrics open to every caller. */
-        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-                String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer,
-                boolean monitoring) {
-            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, webhooksAdmitOperator,
-                    certificates, issuer, monitoring, false);
-        }
-
-        /** Options without the monitoring kit. */
-        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-                String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator, String certificates, String issuer) {
-            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, webhooksAdmitOperator,
-                    certificates, issuer, false);
-        }
-
-        /** Options whose webhooks leave the operator's own requests out (the default). */
-        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-                String injectCaFrom, boolean withoutWebhooks) {
-            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, false, null, null);
-        }
-
-        /** Options with the certificate mode that {@code caFile} and {@code injectCaFrom} imply (self-managed without them). */
-        public Options(String name, String namespace, String image, int replicas, String leaseName, String caFile,
-                String injectCaFrom, boolean withoutWebhooks, boolean webhooksAdmitOperator) {
-            this(name, namespace, image, replicas, leaseName, caFile, injectCaFrom, withoutWebhooks, webhooksAdmitOperator, null, null);
-        }
-
-        public Options {
+        private Options(Builder builder) {
+            name = builder.name;
+            namespace = builder.namespace;
+            image = builder.image;
+            replicas = builder.replicas;
+            leaseName = builder.leaseName;
+            caFile = builder.caFile;
+            injectCaFrom = builder.injectCaFrom;
+            withoutWebhooks = builder.withoutWebhooks;
+            webhooksAdmitOperator = builder.webhooksAdmitOperator;
+            certificates = builder.certificates;
+            issuer = builder.issuer;
+            monitoring = builder.monitoring;
+            secureMetrics = builder.secureMetrics;
+            shards = builder.shards;
             if ((name == null) != (namespace == null)) {
                 throw new IllegalArgumentException(option("--name") + " and " + option("--namespace")
                         + " go together (the ServiceAccount and its roles)");
@@ -170,6 +144,94 @@ public final class GenerateManifests {
             }
         }
 
+        /** Options with nothing set: CRDs only. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The ServiceAccount's, roles', Deployment's and Service's name (null: CRDs only). */
+        public String name() {
+            return name;
+        }
+
+        /** The operator's namespace (with {@link #name()}). */
+        public String namespace() {
+            return namespace;
+        }
+
+        /** The operator's image (null: no Deployment). */
+        public String image() {
+            return image;
+        }
+
+        /**
+         * The Deployment's replicas; 0 for the default: 2 when the operator serves webhooks (a
+         * restart, rollout or drain of one pod then refuses none of the writes they match: every
+         * replica serves them), with leader election on a Lease named {@link #name()} unless
+         * {@link #leaseName()} or {@link #shards()} says otherwise; else 1.
+         */
+        public int replicas() {
+            return replicas;
+        }
+
+        /** The leader election Lease, or null. */
+        public String leaseName() {
+            return leaseName;
+        }
+
+        /** The webhook configurations' CA bundle (PEM), or null for {@code MOORING_WEBHOOK_CA_FILE}. */
+        public String caFile() {
+            return caFile;
+        }
+
+        /** The cert-manager Certificate ({@code namespace/name}) to inject the CA from, instead of a file. */
+        public String injectCaFrom() {
+            return injectCaFrom;
+        }
+
+        /** True to leave the webhooks out (no Service, no registration). */
+        public boolean withoutWebhooks() {
+            return withoutWebhooks;
+        }
+
+        /** True when the webhooks also see the operator's own requests (by default they leave them out). */
+        public boolean webhooksAdmitOperator() {
+            return webhooksAdmitOperator;
+        }
+
+        /** The certificate mode asked for ({@link Certificates.Mode}), or null for the one the CA options imply. */
+        public String certificates() {
+            return certificates;
+        }
+
+        /** The cert-manager issuer (with certificates {@code cert-manager}), or null. */
+        public String issuer() {
+            return issuer;
+        }
+
+        /**
+         * True for the monitoring kit ({@link Monitoring}): metrics Service, ServiceMonitor,
+         * PrometheusRule and Grafana dashboard, in {@code monitoring.yaml} (with {@link #image()}).
+         */
+        public boolean monitoring() {
+            return monitoring;
+        }
+
+        /**
+         * True to serve metrics only to callers the API server authenticates and authorizes:
+         * {@code MOORING_METRICS_SECURE=true} and the HTTPS port in the Deployment, the review
+         * rights for the operator and a {@code <name>-metrics-reader} ClusterRole in the RBAC, and
+         * the monitoring kit scraping {@code /mooring/metrics} over HTTPS with a bearer token.
+         */
+        public boolean secureMetrics() {
+            return secureMetrics;
+        }
+
+        /** The shards the replicas share the work in (0: none). */
+        public int shards() {
+            return shards;
+        }
+
         /**
          * The certificate mode: {@code certificates} when given; else a given Secret when a CA
          * file ({@code caFile}, else {@code MOORING_WEBHOOK_CA_FILE}) or {@code injectCaFrom}
@@ -181,6 +243,102 @@ public final class GenerateManifests {
             }
             return caFile != null || injectCaFrom != null || environment.get("MOORING_WEBHOOK_CA_FILE") != null
                     ? Certificates.Mode.GIVEN : Certificates.Mode.SELF_MANAGED;
+        }
+
+        /** The parts of {@link Options}; {@link #build()} checks them together. */
+        public static final class Builder {
+            private String name;
+            private String namespace;
+            private String image;
+            private int replicas;
+            private String leaseName;
+            private String caFile;
+            private String injectCaFrom;
+            private boolean withoutWebhooks;
+            private boolean webhooksAdmitOperator;
+            private String certificates;
+            private String issuer;
+            private boolean monitoring;
+            private boolean secureMetrics;
+            private int shards;
+
+            private Builder() {
+            }
+
+            public Builder name(String name) {
+                this.name = name;
+                return this;
+            }
+
+            public Builder namespace(String namespace) {
+                this.namespace = namespace;
+                return this;
+            }
+
+            public Builder image(String image) {
+                this.image = image;
+                return this;
+            }
+
+            public Builder replicas(int replicas) {
+                this.replicas = replicas;
+                return this;
+            }
+
+            public Builder leaseName(String leaseName) {
+                this.leaseName = leaseName;
+                return this;
+            }
+
+            public Builder caFile(String caFile) {
+                this.caFile = caFile;
+                return this;
+            }
+
+            public Builder injectCaFrom(String injectCaFrom) {
+                this.injectCaFrom = injectCaFrom;
+                return this;
+            }
+
+            public Builder withoutWebhooks(boolean withoutWebhooks) {
+                this.withoutWebhooks = withoutWebhooks;
+                return this;
+            }
+
+            public Builder webhooksAdmitOperator(boolean webhooksAdmitOperator) {
+                this.webhooksAdmitOperator = webhooksAdmitOperator;
+                return this;
+            }
+
+            public Builder certificates(String certificates) {
+                this.certificates = certificates;
+                return this;
+            }
+
+            public Builder issuer(String issuer) {
+                this.issuer = issuer;
+                return this;
+            }
+
+            public Builder monitoring(boolean monitoring) {
+                this.monitoring = monitoring;
+                return this;
+            }
+
+            public Builder secureMetrics(boolean secureMetrics) {
+                this.secureMetrics = secureMetrics;
+                return this;
+            }
+
+            public Builder shards(int shards) {
+                this.shards = shards;
+                return this;
+            }
+
+            /** @throws IllegalArgumentException naming the options (both spellings) that do not go together, or a wrong value */
+            public Options build() {
+                return new Options(this);
+            }
         }
     }
 
@@ -201,11 +359,12 @@ public final class GenerateManifests {
                 classes.add(Class.forName(args.get(i)));
             }
         }
-        return files(classes, new Options(options.get("--name"), options.get("--namespace"), options.get("--image"),
-                replicas(options), options.get("--lease-name"), options.get("--ca-file"), options.get("--inject-ca-from"),
-                args.contains("--without-webhooks"), args.contains("--webhooks-admit-operator"), options.get("--certificates"),
-                options.get("--issuer"), args.contains("--monitoring"), args.contains("--secure-metrics"),
-                wholeNumber(options, "--shards", "0")), environment);
+        return files(classes, Options.builder().name(options.get("--name")).namespace(options.get("--namespace"))
+                .image(options.get("--image")).replicas(replicas(options)).leaseName(options.get("--lease-name"))
+                .caFile(options.get("--ca-file")).injectCaFrom(options.get("--inject-ca-from"))
+                .withoutWebhooks(args.contains("--without-webhooks")).webhooksAdmitOperator(args.contains("--webhooks-admit-operator"))
+                .certificates(options.get("--certificates")).issuer(options.get("--issuer")).monitoring(args.contains("--monitoring"))
+                .secureMetrics(args.contains("--secure-metrics")).shards(wholeNumber(options, "--shards", "0")).build(), environment);
     }
 
     /**

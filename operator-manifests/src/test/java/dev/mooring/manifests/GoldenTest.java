@@ -49,8 +49,9 @@ class GoldenTest {
                 dev.mooring.examples.admission.PodPolicy.class, dev.mooring.examples.admission.DatabasePolicy.class));
         for (Map.Entry<String, List<Class<?>>> example : examples.entrySet()) {
             String name = example.getKey();
-            Map<String, String> files = GenerateManifests.files(example.getValue(), new GenerateManifests.Options(name, "operators",
-                    "example/" + name + ":1", 1, null, null, "operators/" + name + "-serving", false), Map.of());
+            Map<String, String> files = GenerateManifests.files(example.getValue(), GenerateManifests.Options.builder().name(name)
+                    .namespace("operators").image("example/" + name + ":1").replicas(1).injectCaFrom("operators/" + name + "-serving")
+                    .build(), Map.of());
             StringBuilder folder = new StringBuilder();
             // install.yaml repeats the others in one file (GenerateManifestsTest checks that): not in the golden file
             files.forEach((file, content) -> {
@@ -72,8 +73,9 @@ class GoldenTest {
         List<Class<?>> policies = List.of(dev.mooring.examples.admission.DeploymentPolicy.class,
                 dev.mooring.examples.admission.PodPolicy.class, dev.mooring.examples.admission.DatabasePolicy.class);
         for (String mode : List.of("self-managed", "cert-manager")) {
-            Map<String, String> files = GenerateManifests.files(policies, new GenerateManifests.Options("policies", "operators",
-                    "example/policies:1", 1, null, null, null, false, false, mode.equals("cert-manager") ? mode : null, null), Map.of());
+            Map<String, String> files = GenerateManifests.files(policies, GenerateManifests.Options.builder().name("policies")
+                    .namespace("operators").image("example/policies:1").replicas(1)
+                    .certificates(mode.equals("cert-manager") ? mode : null).build(), Map.of());
             StringBuilder folder = new StringBuilder();
             files.forEach((file, content) -> {
                 if (!file.equals(GenerateManifests.INSTALL_FILE)) {

@@ -177,8 +177,7 @@ public final class LeaderElector {
      * before calling it. Waits up to {@code timeout} for the release.
      */
     public void stop(Duration timeout) {
-        loop.requestStop();
-        loop.awaitFinished(timeout);
+        loop.stop(timeout);
     }
 
     /**

@@ -17,7 +17,7 @@ import java.util.logging.Logger;
  * within the last lease duration, on this replica's monotonic clock); and a run of failed
  * requests reported as one warning, its other failures at FINE, and the recovery said once.
  *
- * <p>Not thread-safe but for {@link #requestStop}, {@link #awaitFinished} and {@link #connected}:
+ * <p>Not thread-safe but for {@link #requestStop}, {@link #stop} and {@link #connected}:
  * the rest is called by the loop's own thread. Records go to the owner's logger.
  */
 final class LeaseLoop {
@@ -61,8 +61,9 @@ final class LeaseLoop {
         finished.countDown();
     }
 
-    /** Waits up to {@code timeout} for the loop to end; an interrupt ends the wait (the flag is kept). */
-    void awaitFinished(Duration timeout) {
+    /** Asks the loop to end and waits up to {@code timeout} for it to; an interrupt ends the wait (the flag is kept). */
+    void stop(Duration timeout) {
+        requestStop();
         try {
             finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -276,8 +276,7 @@ public final class ShardCoordinator {
 
     /** Ask the loop to end; waits up to {@code timeout} for it to give its shards up. */
     public void stop(Duration timeout) {
-        loop.requestStop();
-        loop.awaitFinished(timeout);
+        loop.stop(timeout);
     }
 
     /**
