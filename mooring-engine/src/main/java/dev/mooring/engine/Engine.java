@@ -2,6 +2,7 @@ package dev.mooring.engine;
 
 import dev.mooring.api.Reconciler;
 import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.model.BeanMethods;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.StagePlan;
 import dev.mooring.engine.model.WatchMapper;
@@ -81,37 +82,17 @@ public final class Engine {
         /**
          * A controller of an author's bean: a {@code Staged} bean (its {@code stages} given) runs
          * through a {@link StagePipeline}, a {@code DesiredStateReconciler} through a
-         * {@link DesiredStateAdapter}, any other is the {@code Reconciler} itself; each of
-         * {@code watchMethods} (the bean's {@code @Watch} methods) maps a dependency.
+         * {@link DesiredStateAdapter}, any other is the {@code Reconciler} itself. Each of the
+         * bean's {@code @Watch} methods maps a dependency, each {@code @Index} method indexes the
+         * cache of a kind the controller watches, each {@code @CacheTransform} method says what
+         * such a cache keeps.
          *
          * @param stages the bean's stage plan, or null for a plain {@code Reconciler}
-         * @throws IllegalArgumentException if a watch method's signature is wrong
+         * @throws IllegalArgumentException naming the method if a signature is wrong, an index's or a
+         *     transform's kind is not watched, or a kind has two transforms
          */
-        public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, List<Method> watchMethods) {
-            return controller(definition, bean, stages, watchMethods, List.of());
-        }
-
-        /**
-         * {@link #controller(ControllerDefinition, Object, StagePlan, List)}, with the bean's {@code @Index}
-         * methods: each indexes the cache of a kind the controller watches.
-         *
-         * @throws IllegalArgumentException if a watch or index method's signature is wrong, or an index's kind is
-         *     not watched
-         */
-        public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, List<Method> watchMethods,
-                List<Method> indexMethods) {
-            return controller(definition, bean, stages, watchMethods, indexMethods, List.of());
-        }
-
-        /**
-         * As {@link #controller(ControllerDefinition, Object, StagePlan, List, List)}, with the bean's
-         * {@link dev.mooring.api.CacheTransform} methods.
-         *
-         * @throws IllegalArgumentException naming the method if a transform's signature is wrong, its
-         *     kind is not watched, or a kind has two
-         */
-        public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, List<Method> watchMethods,
-                List<Method> indexMethods, List<Method> transformMethods) {
+        public Builder controller(ControllerDefinition definition, Object bean, StagePlan stages, BeanMethods methods) {
+            List<Method> watchMethods = methods.watches();
             List<WatchMapper> mappers = new ArrayList<>();
             for (Method method : watchMethods) {
                 mappers.add(WatchMapper.of(bean, method));
@@ -119,15 +100,15 @@ public final class Engine {
             List<dev.mooring.engine.model.CacheIndex> indexes = new ArrayList<>();
             List<Class<? extends io.kubernetes.client.common.KubernetesObject>> watched =
                     dev.mooring.engine.model.CacheIndex.watchedKinds(definition, watchMethods);
-            for (Method method : indexMethods) {
+            for (Method method : methods.indexes()) {
                 indexes.add(dev.mooring.engine.model.CacheIndex.of(bean, method, watched));
             }
             Reconciler<?> reconciler = stages != null ? new StagePipeline<>(stages, bean)
                     : bean instanceof dev.mooring.api.DesiredStateReconciler<?> desired ? new DesiredStateAdapter<>(desired)
                     : (Reconciler<?>) bean;
             List<dev.mooring.engine.model.ObjectTransform> transforms = dev.mooring.engine.model.ObjectTransform.of(bean,
-                    transformMethods, watched, definition.name());
-            return controller(definition.withWatches(mappers).withIndexes(indexes).withTransforms(transforms), reconciler);
+                    methods.transforms(), watched, definition.name());
+            return controller(definition.toBuilder().watches(mappers).indexes(indexes).transforms(transforms).build(), reconciler);
         }
 
         /** The threads: the engine's loops and workers run on {@code executor}, its timers on {@code scheduler}. */

@@ -48,7 +48,7 @@ class EngineTest {
     void theBuiltRuntimeHoldsEachControllerInOrderNotStarted() {
         OperatorRuntime runtime = Engine.builder(http, http).threads(executor, scheduler)
                 .controller(definition("plain"), (map, context) -> Result.done())
-                .controller(definition("staged"), new Staging(), StagePlan.of(Staging.class, V1ConfigMap.class), List.of())
+                .controller(definition("staged"), new Staging(), StagePlan.of(Staging.class, V1ConfigMap.class), dev.mooring.engine.model.BeanMethods.NONE)
                 .build();
         assertEquals(List.of("plain", "staged"), runtime.statuses().stream().map(status -> status.name()).toList());
         assertEquals(List.of(ControllerState.STARTING, ControllerState.STARTING),

@@ -344,7 +344,7 @@ class OperatorRuntimeTest {
                 .retry(new OperatorRuntime.Retry(Duration.ofMillis(10), Duration.ofSeconds(1)))
                 .operatorNamespace("operators")
                 .clock(java.time.Clock.systemUTC())
-                .controller(maps("desired", LONG, List.of()), desired, null, List.of())
+                .controller(maps("desired", LONG, List.of()), desired, null, dev.mooring.engine.model.BeanMethods.NONE)
                 .build();
         runtime.start();
 

@@ -5,7 +5,6 @@ import com.google.gson.JsonParser;
 import dev.mooring.api.CustomResource;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Staged;
-import dev.mooring.api.Watch;
 import dev.mooring.api.client.ResourceClient;
 import dev.mooring.engine.Engine;
 import dev.mooring.engine.OperatorRuntime;
@@ -18,7 +17,6 @@ import dev.mooring.manifests.Installer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.Config;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -166,23 +164,9 @@ public final class MooringExtension implements BeforeAllCallback, AfterAllCallba
                     customResources.add(kind);
                 }
             }
-            List<Method> watches = new ArrayList<>();
-            List<Method> indexes = new ArrayList<>();
-            List<Method> transforms = new ArrayList<>();
-            for (Method method : controller.getClass().getDeclaredMethods()) {
-                if (method.isAnnotationPresent(Watch.class)) {
-                    watches.add(method);
-                }
-                if (method.isAnnotationPresent(dev.mooring.api.Index.class)) {
-                    indexes.add(method);
-                }
-                if (method.isAnnotationPresent(dev.mooring.api.CacheTransform.class)) {
-                    transforms.add(method);
-                }
-            }
             engine.controller(definition, controller,
-                    controller instanceof Staged<?> ? StagePlan.of(controller.getClass(), definition.kind()) : null, watches, indexes,
-                    transforms);
+                    controller instanceof Staged<?> ? StagePlan.of(controller.getClass(), definition.kind()) : null,
+                    dev.mooring.engine.model.BeanMethods.of(controller.getClass()));
         }
         List<JsonObject> objects = new ArrayList<>();
         for (jakarta.json.JsonObject crd : Crds.of(new ArrayList<>(customResources))) {

@@ -161,8 +161,7 @@ public class OperatorManager {
         contexts.add(context);
         Object reference = beanManager.getReference(bean, contractType(bean), context);
         ControllerDefinition definition = controller.definition().withNamespace(operatorNamespace);
-        engine.controller(definition, reference, controller.stagePlan(), controller.watchMethods(), controller.indexMethods(),
-                controller.transformMethods());
+        engine.controller(definition, reference, controller.stagePlan(), controller.methods());
         return definition;
     }
 

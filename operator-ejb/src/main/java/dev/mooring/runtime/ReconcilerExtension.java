@@ -3,6 +3,7 @@ package dev.mooring.runtime;
 import dev.mooring.api.Controller;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Watch;
+import dev.mooring.engine.model.BeanMethods;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerOptions;
 import io.kubernetes.client.common.KubernetesObject;
@@ -38,16 +39,15 @@ public class ReconcilerExtension implements Extension {
      *
      * @param definition options resolved; watches still empty (they need the bean instance)
      * @param bean the reconciler bean
-     * @param watchMethods its {@link Watch} methods
-     * @param indexMethods its {@link dev.mooring.api.Index} methods
-     * @param transformMethods its {@link dev.mooring.api.CacheTransform} methods
+     * @param methods its {@code @Watch}, {@code @Index} and {@code @CacheTransform} methods
+     * @param stagePlan the stage plan of a {@code Staged} bean, else null
      */
-    public record Discovered(ControllerDefinition definition, Bean<?> bean, List<Method> watchMethods,
-            dev.mooring.engine.model.StagePlan stagePlan, List<Method> indexMethods, List<Method> transformMethods) {
+    public record Discovered(ControllerDefinition definition, Bean<?> bean, BeanMethods methods,
+            dev.mooring.engine.model.StagePlan stagePlan) {
     }
 
     private record Candidate(Bean<?> bean, Class<?> beanClass, Controller options, Class<? extends KubernetesObject> kind,
-            List<Method> watchMethods, List<Method> indexMethods, List<Method> transformMethods) {
+            BeanMethods methods) {
     }
 
     private final List<Candidate> candidates = new ArrayList<>();
@@ -58,22 +58,13 @@ public class ReconcilerExtension implements Extension {
         Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
         Controller options = event.getAnnotatedBeanClass().getAnnotation(Controller.class);
         Class<? extends KubernetesObject> kind = ControllerOptions.reconciledKind(event.getBean().getTypes());
-        List<Method> watchMethods = new ArrayList<>();
-        List<Method> indexMethods = new ArrayList<>();
-        List<Method> transformMethods = new ArrayList<>();
+        List<Method> members = new ArrayList<>();
         for (AnnotatedMethod<? super T> method : event.getAnnotatedBeanClass().getMethods()) {
-            if (method.isAnnotationPresent(Watch.class)) {
-                watchMethods.add(method.getJavaMember());
-            }
-            if (method.isAnnotationPresent(dev.mooring.api.Index.class)) {
-                indexMethods.add(method.getJavaMember());
-            }
-            if (method.isAnnotationPresent(dev.mooring.api.CacheTransform.class)) {
-                transformMethods.add(method.getJavaMember());
-            }
+            members.add(method.getJavaMember());
         }
+        BeanMethods methods = BeanMethods.of(members);
         if (options == null && kind == null) {
-            if (!watchMethods.isEmpty() || !indexMethods.isEmpty() || !transformMethods.isEmpty()) {
+            if (!methods.isEmpty()) {
                 event.addDefinitionError(new IllegalStateException("@Watch, @Index and @CacheTransform methods of " + beanClass.getName()
                         + " belong on a @Controller reconciler bean"));
             }
@@ -93,15 +84,15 @@ public class ReconcilerExtension implements Extension {
                 event.addDefinitionError(e);
                 return;
             }
-            candidates.add(new Candidate(event.getBean(), beanClass, options, kind, watchMethods, indexMethods, transformMethods));
+            candidates.add(new Candidate(event.getBean(), beanClass, options, kind, methods));
         }
     }
 
     /** Each @Index method's signature, and its kind one the controller watches (the rest is checked when the engine is built). */
     private static void checkIndexes(ControllerDefinition definition, Candidate candidate) {
         List<Class<? extends KubernetesObject>> watched = dev.mooring.engine.model.CacheIndex.watchedKinds(definition,
-                candidate.watchMethods());
-        for (Method method : candidate.indexMethods()) {
+                candidate.methods().watches());
+        for (Method method : candidate.methods().indexes()) {
             Class<? extends KubernetesObject> kind = dev.mooring.engine.model.CacheIndex.indexedKind(method);
             if (!watched.contains(kind)) {
                 throw new IllegalArgumentException("@Index method " + candidate.beanClass().getName() + "." + method.getName()
@@ -120,10 +111,10 @@ public class ReconcilerExtension implements Extension {
                         || type instanceof ParameterizedType parameterized && parameterized.getRawType() == dev.mooring.api.Cleanup.class);
                 ControllerDefinition definition = ControllerOptions.resolve(candidate.beanClass(), candidate.options(),
                         candidate.kind(), cleans, key -> config.getOptionalValue(key, String.class));
-                candidate.watchMethods().forEach(ControllerOptions::watchedKind);
+                candidate.methods().watches().forEach(ControllerOptions::watchedKind);
                 checkIndexes(definition, candidate);
-                dev.mooring.engine.model.ObjectTransform.check(candidate.transformMethods(),
-                        dev.mooring.engine.model.CacheIndex.watchedKinds(definition, candidate.watchMethods()), definition.name());
+                dev.mooring.engine.model.ObjectTransform.check(candidate.methods().transforms(),
+                        dev.mooring.engine.model.CacheIndex.watchedKinds(definition, candidate.methods().watches()), definition.name());
                 dev.mooring.engine.model.StagePlan plan = ControllerOptions.typed(candidate.bean().getTypes(), dev.mooring.api.Staged.class) == null
                         ? null : dev.mooring.engine.model.StagePlan.of(candidate.beanClass(), candidate.kind());
                 Class<?> clash = names.putIfAbsent(definition.name(), candidate.beanClass());
@@ -132,8 +123,7 @@ public class ReconcilerExtension implements Extension {
                             + clash.getName() + " and " + candidate.beanClass().getName()
                             + "; set distinct @Controller(name = ...) values");
                 }
-                discovered.add(new Discovered(definition, candidate.bean(), List.copyOf(candidate.watchMethods()), plan,
-                        List.copyOf(candidate.indexMethods()), List.copyOf(candidate.transformMethods())));
+                discovered.add(new Discovered(definition, candidate.bean(), candidate.methods(), plan));
                 LOG.info(() -> "Found controller " + definition.name() + " for " + definition.kind().getSimpleName()
                         + " (" + candidate.beanClass().getName() + ")");
             } catch (RuntimeException e) {
