@@ -793,7 +793,7 @@ class AdmissionIT {
 
     /** The certificate the HTTPS port presents, or null. */
     static java.security.cert.X509Certificate served(int port) {
-        var served = dev.mooring.engine.admission.WebhookTls.served("127.0.0.1", port, Duration.ofSeconds(5));
+        var served = dev.mooring.engine.certificates.WebhookTls.served("127.0.0.1", port, Duration.ofSeconds(5));
         return served == null ? null : served.certificate();
     }
 

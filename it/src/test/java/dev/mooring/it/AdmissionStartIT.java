@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.engine.admission.WebhookTls;
+import dev.mooring.engine.certificates.WebhookTls;
 import dev.mooring.examples.admission.DeploymentPolicy;
 import dev.mooring.test.Eventually;
 import java.nio.charset.StandardCharsets;

@@ -360,9 +360,9 @@ class PodInstallIT {
                             && java.time.Instant.parse(created).plusSeconds(5).isBefore(java.time.Instant.now())) {
                         List<String> names = new java.util.ArrayList<>();
                         spec.getAsJsonArray("dnsNames").forEach(dns -> names.add(dns.getAsString()));
-                        var ca = dev.mooring.engine.admission.CertificateAuthority.newCa("stand-in cert-manager", java.time.Instant.now(),
+                        var ca = dev.mooring.engine.certificates.CertificateAuthority.newCa("stand-in cert-manager", java.time.Instant.now(),
                                 Duration.ofDays(1));
-                        var serving = dev.mooring.engine.admission.CertificateAuthority.newServing(ca, names, java.time.Instant.now(),
+                        var serving = dev.mooring.engine.certificates.CertificateAuthority.newServing(ca, names, java.time.Instant.now(),
                                 Duration.ofDays(1));
                         java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
                         admin.send("POST", "/api/v1/namespaces/" + namespace + "/secrets", Map.of(), "{\"metadata\":{\"name\":\""

@@ -289,12 +289,12 @@ class RbacGenerationIT {
         }
         ExecutorService executor = Executors.newCachedThreadPool();
         Path files = java.nio.file.Files.createTempDirectory(runDir, "certificates");
-        var settings = new dev.mooring.engine.admission.CertificateSettings(run.namespace, run.name + "-tls", run.name,
+        var settings = new dev.mooring.engine.certificates.CertificateSettings(run.namespace, run.name + "-tls", run.name,
                 configuration, run.name, Duration.ofDays(90), Duration.ofDays(3650), true, true);
-        List<dev.mooring.engine.admission.SelfManagedCertificates> replicas = new java.util.ArrayList<>();
+        List<dev.mooring.engine.certificates.SelfManagedCertificates> replicas = new java.util.ArrayList<>();
         try {
             for (String replica : List.of("a", "b")) {
-                var certificates = new dev.mooring.engine.admission.SelfManagedCertificates(new KubeHttp(run.operator),
+                var certificates = new dev.mooring.engine.certificates.SelfManagedCertificates(new KubeHttp(run.operator),
                         new KubeHttp(run.watches), settings, files.resolve(replica + "/tls.crt"), files.resolve(replica + "/tls.key"),
                         java.time.Instant::now, Duration.ofSeconds(2));
                 certificates.informers().forEach(informer -> executor.submit(informer::run));
@@ -302,13 +302,13 @@ class RbacGenerationIT {
             }
             String secret = "/api/v1/namespaces/" + run.namespace + "/secrets/" + run.name + "-tls";
             java.util.function.Supplier<String> agreement = () -> {
-                replicas.forEach(dev.mooring.engine.admission.SelfManagedCertificates::check);
+                replicas.forEach(dev.mooring.engine.certificates.SelfManagedCertificates::check);
                 return agreedCertificate(run.admin, secret, String.format(configurations, "validating") + "/" + configuration,
                         String.format(configurations, "mutating") + "/" + configuration, files);
             };
             if (!run.awaitOrRefused(() -> agreement.get() != null)) {
                 assertTrue(!run.complete(), "the replicas did not agree: " + replicas.stream()
-                        .map(dev.mooring.engine.admission.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
+                        .map(dev.mooring.engine.certificates.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
                 return;
             }
             String first = agreement.get();
@@ -321,7 +321,7 @@ class RbacGenerationIT {
                 return now != null && !now.equals(first);
             })) {
                 assertTrue(!run.complete(), "no new certificate after the Secret was deleted: " + replicas.stream()
-                        .map(dev.mooring.engine.admission.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
+                        .map(dev.mooring.engine.certificates.SelfManagedCertificates::detail).toList() + "; refused: " + run.refused);
                 return;
             }
             if (run.complete()) {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.client.KubernetesException;
 import dev.mooring.engine.admission.AdmissionRoutes;
 import dev.mooring.engine.admission.WebhookConfigurations;
-import dev.mooring.engine.admission.WebhookTls;
+import dev.mooring.engine.certificates.WebhookTls;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.Models;
 import dev.mooring.examples.admission.DeploymentPolicy;

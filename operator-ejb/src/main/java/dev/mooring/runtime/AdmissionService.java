@@ -6,11 +6,11 @@ import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
 import dev.mooring.engine.admission.AdmissionRoute;
 import dev.mooring.engine.admission.BoundRoute;
-import dev.mooring.engine.admission.ClientTrust;
 import dev.mooring.engine.admission.DecodeBudget;
-import dev.mooring.engine.admission.CertificateSettings;
-import dev.mooring.engine.admission.SelfManagedCertificates;
-import dev.mooring.engine.admission.ServingCertificate;
+import dev.mooring.engine.certificates.CertificateSettings;
+import dev.mooring.engine.certificates.ClientTrust;
+import dev.mooring.engine.certificates.SelfManagedCertificates;
+import dev.mooring.engine.certificates.ServingCertificate;
 import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.LiveResourceClient;
 import dev.mooring.engine.kube.ResourceType;
@@ -140,7 +140,7 @@ public class AdmissionService {
     /** Reads the TLS settings, starts the certificate checks and the caches, and binds the routes. */
     private void serve(List<AdmissionExtension.Policy> policies, List<AdmissionRoute> routes) {
         try {
-            dev.mooring.engine.admission.WebhookTls tls = config.webhookTls();
+            dev.mooring.engine.certificates.WebhookTls tls = config.webhookTls();
             clients = config.webhookClientAuth() ? new ClientTrust(tls.clientCa()) : ClientTrust.ANY;
             certificate = new ServingCertificate(tls, clients.required(), config.webhookHost(), config.webhookPort());
             metrics.certificate(certificate::notAfter);
@@ -171,7 +171,7 @@ public class AdmissionService {
 
     /** The self-managed certificates on the operator's connection, their watches running on managed threads. */
     private SelfManagedCertificates selfManaged(CertificateSettings settings,
-            dev.mooring.engine.admission.WebhookTls tls) {
+            dev.mooring.engine.certificates.WebhookTls tls) {
         KubernetesConnection kubernetes = connection.get();
         SelfManagedCertificates issuing = new SelfManagedCertificates(kubernetes.requests(), kubernetes.watches(), settings,
                 tls.certificate(), tls.key(), java.time.Instant::now, config.retry().maxDelay());

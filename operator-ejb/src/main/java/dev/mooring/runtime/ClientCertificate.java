@@ -1,6 +1,6 @@
 package dev.mooring.runtime;
 
-import dev.mooring.engine.admission.PemKeys;
+import dev.mooring.engine.certificates.PemKeys;
 import io.kubernetes.client.util.KubeConfig;
 import io.kubernetes.client.util.credentials.Authentication;
 import java.io.IOException;

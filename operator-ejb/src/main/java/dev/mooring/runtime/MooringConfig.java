@@ -136,7 +136,7 @@ public class MooringConfig {
      *
      * @throws IllegalArgumentException if the key store location is not configured
      */
-    public dev.mooring.engine.admission.WebhookTls webhookTls() {
+    public dev.mooring.engine.certificates.WebhookTls webhookTls() {
         String keyStore = config.getOptionalValue("mooring.webhook.tls.keystore", String.class)
                 .filter(value -> !value.isBlank() && !value.contains("${"))
                 .or(() -> Optional.ofNullable(System.getProperty("server.output.dir"))
@@ -148,7 +148,7 @@ public class MooringConfig {
         boolean self = selfManagedCertificates(config);
         Path certificate = self ? selfManaged.resolve("tls.crt") : Path.of(text("mooring.webhook.tls.cert-file", "/var/run/mooring/tls/tls.crt"));
         Path key = self ? selfManaged.resolve("tls.key") : Path.of(text("mooring.webhook.tls.key-file", "/var/run/mooring/tls/tls.key"));
-        return new dev.mooring.engine.admission.WebhookTls(certificate, key,
+        return new dev.mooring.engine.certificates.WebhookTls(certificate, key,
                 config.getOptionalValue(CLIENT_CA_FILE, String.class).filter(value -> !value.isBlank()).map(Path::of).orElse(null),
                 Path.of(keyStore),
                 text("mooring.webhook.tls.keystore-password", "mooring-webhook").toCharArray(),
@@ -190,11 +190,11 @@ public class MooringConfig {
      *
      * @throws IllegalArgumentException naming the property whose value is missing or wrong
      */
-    public Optional<dev.mooring.engine.admission.CertificateSettings> selfManagedCertificates() {
+    public Optional<dev.mooring.engine.certificates.CertificateSettings> selfManagedCertificates() {
         return selfManagedCertificates(config, namespace());
     }
 
-    static Optional<dev.mooring.engine.admission.CertificateSettings> selfManagedCertificates(Config config,
+    static Optional<dev.mooring.engine.certificates.CertificateSettings> selfManagedCertificates(Config config,
             String namespace) {
         if (!selfManagedCertificates(config)) {
             return Optional.empty();
@@ -217,7 +217,7 @@ public class MooringConfig {
             throw new IllegalArgumentException(prefix + "ca-validity (" + caValidity + ") must not be less than " + prefix
                     + "validity (" + validity + ")");
         }
-        return Optional.of(new dev.mooring.engine.admission.CertificateSettings(namespace, secret, service,
+        return Optional.of(new dev.mooring.engine.certificates.CertificateSettings(namespace, secret, service,
                 configuration, account, validity, caValidity, true, true));
     }
 

@@ -7,6 +7,7 @@ import dev.mooring.api.admission.UserInfo;
 import dev.mooring.api.patch.Patches;
 import dev.mooring.engine.LogFields;
 import dev.mooring.engine.RequestScope;
+import dev.mooring.engine.certificates.ClientTrust;
 import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.trace.Tracing;
 import io.kubernetes.client.common.KubernetesObject;

@@ -14,6 +14,7 @@ import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.Validating;
 import dev.mooring.api.client.ResourceClient;
 import dev.mooring.engine.RequestScope;
+import dev.mooring.engine.certificates.ClientTrust;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Scale;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.engine.RequestScope;
+import dev.mooring.engine.certificates.ClientTrust;
 import jakarta.json.spi.JsonProvider;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

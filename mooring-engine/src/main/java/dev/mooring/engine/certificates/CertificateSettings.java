@@ -1,4 +1,4 @@
-package dev.mooring.engine.admission;
+package dev.mooring.engine.certificates;
 
 import io.kubernetes.client.openapi.models.AdmissionregistrationV1WebhookClientConfig;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.admission;
+package dev.mooring.engine.certificates;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +27,7 @@ import java.util.logging.Logger;
  * webhook's own serving certificate was accepted as a client certificate. Mooring writes that
  * store after Liberty has started, so no second store can exist at start without an error in the
  * log. Liberty's handshake still asks for and checks a client certificate; this check then answers
- * 403 to every request whose chain does not lead to the CA file (see {@link AdmissionDispatcher}).
+ * 403 to every request whose chain does not lead to the CA file (see {@link dev.mooring.engine.admission.AdmissionDispatcher}).
  *
  * <p>The CA file is read again when it changes ({@link #refresh()}, on the same schedule as the
  * serving certificate), so a rotated CA takes effect without a restart.

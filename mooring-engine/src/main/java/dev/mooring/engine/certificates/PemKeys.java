@@ -1,4 +1,4 @@
-package dev.mooring.engine.admission;
+package dev.mooring.engine.certificates;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

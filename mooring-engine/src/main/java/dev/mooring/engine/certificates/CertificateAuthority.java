@@ -1,4 +1,4 @@
-package dev.mooring.engine.admission;
+package dev.mooring.engine.certificates;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.admission;
+package dev.mooring.engine.certificates;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.KubernetesException;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.admission;
+package dev.mooring.engine.certificates;
 
 import java.security.cert.X509Certificate;
 import java.util.LinkedHashMap;
