@@ -289,8 +289,8 @@ class RbacGenerationIT {
         }
         ExecutorService executor = Executors.newCachedThreadPool();
         Path files = java.nio.file.Files.createTempDirectory(runDir, "certificates");
-        var settings = new dev.mooring.engine.certificates.CertificateSettings(run.namespace, run.name + "-tls", run.name,
-                configuration, run.name, Duration.ofDays(90), Duration.ofDays(3650), true, true);
+        var settings = dev.mooring.engine.certificates.CertificateSettings.builder(run.namespace, run.name + "-tls", run.name,
+                configuration).serviceAccount(run.name).servingValidity(Duration.ofDays(90)).caValidity(Duration.ofDays(3650)).build();
         List<dev.mooring.engine.certificates.SelfManagedCertificates> replicas = new java.util.ArrayList<>();
         try {
             for (String replica : List.of("a", "b")) {

@@ -217,8 +217,8 @@ public class MooringConfig {
             throw new IllegalArgumentException(prefix + "ca-validity (" + caValidity + ") must not be less than " + prefix
                     + "validity (" + validity + ")");
         }
-        return Optional.of(new dev.mooring.engine.certificates.CertificateSettings(namespace, secret, service,
-                configuration, account, validity, caValidity, true, true));
+        return Optional.of(dev.mooring.engine.certificates.CertificateSettings.builder(namespace, secret, service, configuration)
+                .serviceAccount(account).servingValidity(validity).caValidity(caValidity).build());
     }
 
     private static Optional<String> optionalText(Config config, String key) {

@@ -91,8 +91,9 @@ class SelfManagedCertificatesTest {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
         client.setHttpClient(new OkHttpClient.Builder().addInterceptor(chain -> store.answer(chain.request())).build());
         KubeHttp http = new KubeHttp(client);
-        certificates = new SelfManagedCertificates(http, http, new CertificateSettings("ops", "hooks-tls", "hooks", "hooks.ops.svc",
-                serviceAccount, Duration.ofDays(30), Duration.ofDays(365), validating, mutating), files.resolve("tls.crt"),
+        certificates = new SelfManagedCertificates(http, http, CertificateSettings.builder("ops", "hooks-tls", "hooks", "hooks.ops.svc")
+                .serviceAccount(serviceAccount).servingValidity(Duration.ofDays(30)).caValidity(Duration.ofDays(365))
+                .validating(validating).mutating(mutating).build(), files.resolve("tls.crt"),
                 files.resolve("tls.key"),
                 now::get, Duration.ofSeconds(1));
         for (Informer<?> informer : certificates.informers()) {
