@@ -80,7 +80,9 @@ class CrdGenerationIT {
     @Test
     void theGeneratedWorkloadIsValid() {
         String namespace = gizmos.split("/")[5];
-        var settings = new dev.mooring.manifests.Workload.Settings("gizmos", namespace, "example/gizmos:1", 2, "gizmos", true);
+        var settings = new dev.mooring.manifests.Workload.Settings(dev.mooring.manifests.GenerateManifests.Options.builder()
+                .name("gizmos").namespace(namespace).image("example/gizmos:1").build(), 2, "gizmos", true,
+                dev.mooring.manifests.Certificates.Mode.SELF_MANAGED);
         JsonObject deployment = HTTP.send("POST", "/apis/apps/v1/namespaces/" + namespace + "/deployments", Map.of("dryRun", "All"),
                 dev.mooring.manifests.Workload.deployment(settings).toString(), "application/json");
         assertEquals(2, deployment.getAsJsonObject("spec").get("replicas").getAsInt());

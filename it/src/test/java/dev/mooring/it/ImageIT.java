@@ -59,7 +59,9 @@ class ImageIT {
                 "-e", "KUBECONFIG=/var/run/mooring/kube/config",
                 "-v", kube + ":/var/run/mooring/kube:ro"));
         options.addAll(Podman.asTheDeploymentSays(dev.mooring.manifests.Workload.deployment(
-                new dev.mooring.manifests.Workload.Settings("mooring-demo", namespace, TAG, 1, null, false))));
+                new dev.mooring.manifests.Workload.Settings(dev.mooring.manifests.GenerateManifests.Options.builder()
+                        .name("mooring-demo").namespace(namespace).image(TAG).build(), 1, null, false,
+                        dev.mooring.manifests.Certificates.Mode.SELF_MANAGED))));
         long launched = System.nanoTime();
         Podman.runDetached(container, options, TAG);
         HttpClient client = HttpClient.newHttpClient();

@@ -406,8 +406,7 @@ public final class GenerateManifests {
                 files.put("certificates.yaml", Yaml.of(Certificates.certManager(options.name(), options.namespace(), options.issuer())));
             }
             if (options.image() != null) {
-                Workload.Settings workload = new Workload.Settings(options.name(), options.namespace(), options.image(),
-                        replicas, leaseName, webhooks, certificates, options.secureMetrics(), options.shards());
+                Workload.Settings workload = new Workload.Settings(options, replicas, leaseName, webhooks, certificates);
                 List<JsonObject> deployment = new ArrayList<>(List.of(Workload.deployment(workload)));
                 Workload.disruptionBudget(workload).ifPresent(deployment::add);
                 files.put("deployment.yaml", Yaml.of(deployment));

@@ -26,50 +26,58 @@ public final class Workload {
     public static final java.util.Map<String, String> WRITABLE = writable();
 
     /**
-     * @param name the Deployment's, Service's and ServiceAccount's name
-     * @param namespace the operator's namespace
-     * @param image the operator's image
-     * @param replicas how many pods (more than one needs leader election)
+     * What the workload's objects are made from: the generator's options (name, namespace, image,
+     * secure metrics, shards) and what the generator derived from them.
+     *
+     * @param options the options given to the generator (with a name, a namespace and an image)
+     * @param replicas how many pods (more than one needs leader election or shards)
      * @param leaseName the leader election Lease, or null without election; with shards, the prefix of
      *     the shard Leases' names (null: {@code mooring})
      * @param webhooks whether the operator serves admission webhooks (HTTPS port, TLS Secret, Service)
      * @param certificates where the webhook certificate comes from: self-managed (made by the operator, read
      *     through the API: no volume) or a Secret that cert-manager or someone else fills (mounted)
-     * @param secureMetrics whether metrics are served only on the HTTPS port to callers the API server
-     *     authenticates and authorizes ({@code MOORING_METRICS_SECURE})
-     * @param shards the number of shards ({@code MOORING_SHARDING_SHARDS}: every replica active on its
-     *     own shards, no leader election), 0 without
      */
-    public record Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
-            Certificates.Mode certificates, boolean secureMetrics, int shards) {
-
-        /** Settings without sharding. */
-        public Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
-                Certificates.Mode certificates, boolean secureMetrics) {
-            this(name, namespace, image, replicas, leaseName, webhooks, certificates, secureMetrics, 0);
-        }
-
-        /** Settings with metrics open to every caller. */
-        public Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks,
-                Certificates.Mode certificates) {
-            this(name, namespace, image, replicas, leaseName, webhooks, certificates, false);
-        }
-
-        /** Settings with self-managed webhook certificates. */
-        public Settings(String name, String namespace, String image, int replicas, String leaseName, boolean webhooks) {
-            this(name, namespace, image, replicas, leaseName, webhooks, Certificates.Mode.SELF_MANAGED);
-        }
+    public record Settings(GenerateManifests.Options options, int replicas, String leaseName, boolean webhooks,
+            Certificates.Mode certificates) {
 
         public Settings {
             if (replicas < 1) {
                 throw new IllegalArgumentException(GenerateManifests.option("--replicas") + " must be at least 1, got " + replicas);
             }
-            if (replicas > 1 && leaseName == null && shards == 0) {
+            if (replicas > 1 && leaseName == null && options.shards() == 0) {
                 throw new IllegalArgumentException(GenerateManifests.option("--replicas") + " " + replicas
                         + " needs leader election or shards: give " + GenerateManifests.option("--lease-name") + " or "
                         + GenerateManifests.option("--shards"));
             }
             java.util.Objects.requireNonNull(certificates, "certificates");
+        }
+
+        /** The Deployment's, Service's and ServiceAccount's name. */
+        public String name() {
+            return options.name();
+        }
+
+        /** The operator's namespace. */
+        public String namespace() {
+            return options.namespace();
+        }
+
+        /** The operator's image. */
+        public String image() {
+            return options.image();
+        }
+
+        /**
+         * Whether metrics are served only on the HTTPS port to callers the API server
+         * authenticates and authorizes ({@code MOORING_METRICS_SECURE}).
+         */
+        public boolean secureMetrics() {
+            return options.secureMetrics();
+        }
+
+        /** The number of shards ({@code MOORING_SHARDING_SHARDS}: every replica active on its own shards, no leader election), 0 without. */
+        public int shards() {
+            return options.shards();
         }
     }
 
