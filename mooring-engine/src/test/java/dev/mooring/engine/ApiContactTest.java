@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.client.KubernetesException;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** An informer's contact with the API server: how long it waits to reconnect, and what it says when the server is back. */
@@ -17,17 +15,9 @@ class ApiContactTest {
     private static final KubernetesException DOWN = new KubernetesException(0, "", "connection refused", null);
 
     /** The informer's logger, which ApiContact writes to (its records belong to the informer). */
+    @org.junit.jupiter.api.extension.RegisterExtension
     private final LogCapture log = new LogCapture(Informer.class);
 
-    @BeforeEach
-    void listen() {
-        log.start();
-    }
-
-    @AfterEach
-    void stopListening() {
-        log.stop();
-    }
 
     private static boolean within(Duration delay, Duration low, Duration high) {
         return delay.compareTo(low) >= 0 && delay.compareTo(high) < 0;

@@ -6,9 +6,15 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** The records a logger writes while a test runs, every level included: {@link #start()} before, {@link #stop()} after. */
-public final class LogCapture extends Handler {
+/**
+ * The records a logger writes while a test runs, every level included: {@link #start()} before,
+ * {@link #stop()} after, or as a field with {@code @RegisterExtension}, around each test.
+ */
+public final class LogCapture extends Handler implements BeforeEachCallback, AfterEachCallback {
 
     public final List<LogRecord> records = new CopyOnWriteArrayList<>();
     private final Logger logger;
@@ -44,5 +50,15 @@ public final class LogCapture extends Handler {
 
     @Override
     public void close() {
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        start();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        stop();
     }
 }

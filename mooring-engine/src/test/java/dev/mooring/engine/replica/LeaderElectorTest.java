@@ -23,8 +23,6 @@ import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,18 +39,10 @@ class LeaderElectorTest {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final ScriptedLease api = new ScriptedLease();
+    @org.junit.jupiter.api.extension.RegisterExtension
     private final LogCapture log = new LogCapture(LeaderElector.class);
     private final List<LogRecord> logged = log.records;
 
-    @BeforeEach
-    void listen() {
-        log.start();
-    }
-
-    @AfterEach
-    void stopListening() {
-        log.stop();
-    }
 
     private LeaderElector elector(String identity) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");

@@ -9,8 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The loop both Lease holders share: rounds, stop, contact and the reporting of failures, on a fake clock. */
@@ -20,18 +18,10 @@ class LeaseLoopTest {
             Duration.ofSeconds(10), Duration.ofSeconds(2));
 
     private final AtomicLong now = new AtomicLong(5_000_000_000L);
+    @org.junit.jupiter.api.extension.RegisterExtension
     private final LogCapture log = new LogCapture(LeaseLoopTest.class);
     private final LeaseLoop loop = new LeaseLoop(SETTINGS, now::get, Logger.getLogger(LeaseLoopTest.class.getName()));
 
-    @BeforeEach
-    void listen() {
-        log.start();
-    }
-
-    @AfterEach
-    void stopListening() {
-        log.stop();
-    }
 
     @Test
     void aRoundIsTheRetryPeriodWithinTenPercent() {
