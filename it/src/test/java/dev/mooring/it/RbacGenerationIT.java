@@ -7,12 +7,10 @@ import dev.mooring.engine.Informer;
 import dev.mooring.engine.InformerCache;
 import dev.mooring.engine.InformerPool;
 import dev.mooring.engine.OperatorRuntime;
-import dev.mooring.engine.RequestScope;
 import dev.mooring.engine.StagePipeline;
 import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
 import dev.mooring.engine.admission.AdmissionRoutes;
-import dev.mooring.engine.admission.BoundRoute;
 import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.LiveResourceClient;
@@ -246,8 +244,8 @@ class RbacGenerationIT {
             AdmissionCaches reads = new AdmissionCaches(namespace -> new LiveResourceClient(new KubeHttp(run.operator), types,
                     namespace));
             reads.started(PodPolicy.class, V1Namespace.class, namespaces);
-            AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(PodPolicy.class),
-                    bean -> policy), executor, reads, RequestScope.NONE, AdmissionDispatcher.Observer.NONE);
+            AdmissionDispatcher dispatcher = AdmissionDispatcher.builder(AdmissionRoutes.of(PodPolicy.class), bean -> policy,
+                    executor, reads).build();
             String path = dispatcher.routes().keySet().iterator().next();
             // created after the cache synced and read at once: the cache may not have it yet, the live read has
             String late = run.namespace + "-late";

@@ -6,12 +6,10 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.mooring.api.admission.AdmissionCache;
-import dev.mooring.engine.RequestScope;
 import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
 import dev.mooring.engine.admission.AdmissionRoute;
 import dev.mooring.engine.admission.AdmissionRoutes;
-import dev.mooring.engine.admission.BoundRoute;
 import dev.mooring.engine.admission.WebhookConfigurations;
 import dev.mooring.engine.certificates.CertificateAuthority;
 import dev.mooring.engine.kube.KubeHttp;
@@ -93,8 +91,8 @@ final class AdmissionServer implements AutoCloseable {
         server.setHttpsConfigurator(new HttpsConfigurator(tls(serving, ca)));
         ExecutorService connections = Executors.newCachedThreadPool();
         ExecutorService calls = Executors.newCachedThreadPool();
-        AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(routes, byClass::get), calls,
-                new AdmissionCaches(reads), RequestScope.NONE, AdmissionDispatcher.Observer.NONE);
+        AdmissionDispatcher dispatcher = AdmissionDispatcher.builder(routes, byClass::get, calls, new AdmissionCaches(reads))
+                .build();
         server.createContext("/", exchange -> answer(dispatcher, exchange));
         server.setExecutor(connections);
         server.start();

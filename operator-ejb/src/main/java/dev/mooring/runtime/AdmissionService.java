@@ -5,8 +5,6 @@ import dev.mooring.engine.InformerPool;
 import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
 import dev.mooring.engine.admission.AdmissionRoute;
-import dev.mooring.engine.admission.BoundRoute;
-import dev.mooring.engine.admission.DecodeBudget;
 import dev.mooring.engine.certificates.CertificateSettings;
 import dev.mooring.engine.certificates.ClientTrust;
 import dev.mooring.engine.certificates.SelfManagedCertificates;
@@ -164,8 +162,8 @@ public class AdmissionService {
             tlsProblem = e.getMessage();
             LOG.severe("Admission webhooks cannot serve: " + e.getMessage());
         }
-        dispatcher = new AdmissionDispatcher(BoundRoute.bind(routes, beans::get), threads.admission(), reads, requestScopes,
-                metrics.admission(routes), DecodeBudget.standard(), clients);
+        dispatcher = AdmissionDispatcher.builder(routes, beans::get, threads.admission(), reads).scope(requestScopes)
+                .observer(metrics.admission(routes)).clients(clients).build();
         startCaches(policies);
     }
 

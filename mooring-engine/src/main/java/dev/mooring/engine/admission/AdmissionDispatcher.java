@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -138,32 +139,78 @@ public final class AdmissionDispatcher {
     private final Tracing tracing;
 
     /**
-     * @param routes the routes, with unique paths, each bound to its bean
-     * @param executor runs each call, so that a call that overruns its timeout can be abandoned
-     * @param reads the caches and the live client the requests read through
-     * @param scope activates a CDI request context around each call
-     * @param observer told about every answer (metrics)
+     * A dispatcher of {@code routes}, each bound to the bean {@code beans} gives for its class,
+     * each call run on {@code executor} (so that a call that overruns its timeout can be
+     * abandoned), reading through {@code reads} (the caches and the live client). Defaults: no
+     * request scope, no observer, {@link DecodeBudget#standard()}, any client certificate.
      */
-    public AdmissionDispatcher(List<BoundRoute> routes, ExecutorService executor, AdmissionReads reads, RequestScope scope,
-            Observer observer) {
-        this(routes, executor, reads, scope, observer, DecodeBudget.standard(), ClientTrust.ANY);
+    public static Builder builder(List<AdmissionRoute> routes, Function<Class<?>, Object> beans, ExecutorService executor,
+            AdmissionReads reads) {
+        return new Builder(routes, beans, executor, reads);
     }
 
-    /**
-     * @param budget bounds the decoding of request bodies
-     * @param clients which client certificates may call (the other parameters as above)
-     */
-    public AdmissionDispatcher(List<BoundRoute> routes, ExecutorService executor, AdmissionReads reads, RequestScope scope,
-            Observer observer, DecodeBudget budget, ClientTrust clients) {
-        AdmissionRoutes.requireUniquePaths(routes.stream().map(BoundRoute::route).toList());
-        this.budget = Objects.requireNonNull(budget);
-        this.clients = Objects.requireNonNull(clients);
+    /** The optional parts of a dispatcher. */
+    public static final class Builder {
+        private final List<AdmissionRoute> routes;
+        private final Function<Class<?>, Object> beans;
+        private final ExecutorService executor;
+        private final AdmissionReads reads;
+        private RequestScope scope = RequestScope.NONE;
+        private Observer observer = Observer.NONE;
+        private DecodeBudget budget = DecodeBudget.standard();
+        private ClientTrust clients = ClientTrust.ANY;
+
+        private Builder(List<AdmissionRoute> routes, Function<Class<?>, Object> beans, ExecutorService executor, AdmissionReads reads) {
+            this.routes = List.copyOf(routes);
+            this.beans = Objects.requireNonNull(beans, "beans");
+            this.executor = Objects.requireNonNull(executor, "executor");
+            this.reads = Objects.requireNonNull(reads, "reads");
+        }
+
+        /** Activated around each call (a CDI request context in the container). */
+        public Builder scope(RequestScope scope) {
+            this.scope = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        /** Told about every answer (metrics, tracing). */
+        public Builder observer(Observer observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /** Bounds the decoding of request bodies. */
+        public Builder budget(DecodeBudget budget) {
+            this.budget = Objects.requireNonNull(budget, "budget");
+            return this;
+        }
+
+        /** Which client certificates may call. */
+        public Builder clients(ClientTrust clients) {
+            this.clients = Objects.requireNonNull(clients, "clients");
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException if two routes have one path
+         * @throws IllegalStateException if a route cannot be bound to its bean
+         */
+        public AdmissionDispatcher build() {
+            return new AdmissionDispatcher(this);
+        }
+    }
+
+    private AdmissionDispatcher(Builder builder) {
+        List<BoundRoute> bound = BoundRoute.bind(builder.routes, builder.beans);
+        AdmissionRoutes.requireUniquePaths(bound.stream().map(BoundRoute::route).toList());
+        this.budget = builder.budget;
+        this.clients = builder.clients;
         this.json = new BoundedJson(LIMITS, JSON_P);
-        routes.forEach(bound -> this.routes.put(bound.route().path(), bound));
-        this.executor = Objects.requireNonNull(executor);
-        this.reads = Objects.requireNonNull(reads);
-        this.scope = Objects.requireNonNull(scope);
-        this.observer = Objects.requireNonNull(observer);
+        bound.forEach(route -> this.routes.put(route.route().path(), route));
+        this.executor = builder.executor;
+        this.reads = builder.reads;
+        this.scope = builder.scope;
+        this.observer = builder.observer;
         this.tracing = observer.tracing();
     }
 

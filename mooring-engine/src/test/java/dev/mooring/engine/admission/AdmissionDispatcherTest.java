@@ -13,7 +13,6 @@ import dev.mooring.api.admission.Mutating;
 import dev.mooring.api.admission.Operation;
 import dev.mooring.api.admission.Validating;
 import dev.mooring.api.client.ResourceClient;
-import dev.mooring.engine.RequestScope;
 import dev.mooring.engine.certificates.ClientTrust;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -109,8 +108,8 @@ class AdmissionDispatcherTest {
     private final Policies policies = new Policies();
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final Counting counting = new Counting();
-    private final AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class),
-            bean -> policies), executor, new NoReads(), RequestScope.NONE, counting, unhurried(), ClientTrust.ANY);
+    private final AdmissionDispatcher dispatcher = AdmissionDispatcher.builder(AdmissionRoutes.of(Policies.class),
+            bean -> policies, executor, new NoReads()).observer(counting).budget(unhurried()).build();
 
     /**
      * A decode budget whose clocks stand still: these tests are about answers, not time, and must
@@ -162,8 +161,8 @@ class AdmissionDispatcherTest {
                 return tracing;
             }
         };
-        AdmissionDispatcher tracedDispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class),
-                bean -> policies), executor, new NoReads(), RequestScope.NONE, traced, unhurried(), ClientTrust.ANY);
+        AdmissionDispatcher tracedDispatcher = AdmissionDispatcher.builder(AdmissionRoutes.of(Policies.class),
+                bean -> policies, executor, new NoReads()).observer(traced).budget(unhurried()).build();
         tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "green"), null)), true);
         tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "red"), null)), true);
         tracedDispatcher.handle("POST", WIDGETS, "application/json", body(review("CREATE", widget("w", "boom"), null)), true);
@@ -217,9 +216,9 @@ class AdmissionDispatcherTest {
     @Test
     void aBodyThatFailsToArriveIsAnsweredWithWhatHappened() {
         java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
-        AdmissionDispatcher clocked = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
-                executor, new NoReads(), RequestScope.NONE, counting, new DecodeBudget(2, DecodeBudget.DEFAULT_LARGE_CPU, now::get,
-                () -> 0L), ClientTrust.ANY);
+        AdmissionDispatcher clocked = AdmissionDispatcher.builder(AdmissionRoutes.of(Policies.class), bean -> policies,
+                executor, new NoReads()).observer(counting)
+                .budget(new DecodeBudget(2, DecodeBudget.DEFAULT_LARGE_CPU, now::get, () -> 0L)).build();
         java.io.InputStream trickle = new java.io.InputStream() { // a byte a second of the webhook's clock
             @Override
             public int read() {
@@ -246,8 +245,9 @@ class AdmissionDispatcherTest {
 
     @Test
     void aRefusedClientCertificateIs403BeforeAnythingIsRead() {
-        AdmissionDispatcher strict = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
-                executor, new NoReads(), RequestScope.NONE, counting, unhurried(), ClientTrust.refusing("no client CA could be read"));
+        AdmissionDispatcher strict = AdmissionDispatcher.builder(AdmissionRoutes.of(Policies.class), bean -> policies,
+                executor, new NoReads()).observer(counting).budget(unhurried())
+                .clients(ClientTrust.refusing("no client CA could be read")).build();
         assertAnswer(403, "Client certificate refused: no client CA could be read", strict.handle("POST", WIDGETS, "application/json",
                 failing(new java.io.IOException("the body must not be read")), true, null));
     }
@@ -388,13 +388,12 @@ class AdmissionDispatcherTest {
     /** Routes of several beans are served together: two at one path are refused when the dispatcher is made, naming both. */
     @Test
     void twoRoutesAtOnePathAreRefusedWhenTheDispatcherIsMade() {
-        List<BoundRoute> twice = new ArrayList<>(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies));
-        twice.addAll(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies));
-        IllegalArgumentException clash = assertThrows(IllegalArgumentException.class, () -> new AdmissionDispatcher(twice, executor,
-                new NoReads(), RequestScope.NONE, counting, unhurried(), ClientTrust.ANY));
+        List<AdmissionRoute> twice = new ArrayList<>(AdmissionRoutes.of(Policies.class));
+        twice.addAll(AdmissionRoutes.of(Policies.class));
+        IllegalArgumentException clash = assertThrows(IllegalArgumentException.class, () -> AdmissionDispatcher.builder(twice,
+                bean -> policies, executor, new NoReads()).observer(counting).budget(unhurried()).build());
         assertTrue(clash.getMessage().contains("are both served at "), clash.getMessage());
-        List<AdmissionRoute> routes = twice.stream().map(BoundRoute::route).toList();
-        assertThrows(IllegalArgumentException.class, () -> WebhookConfigurations.of(routes, List.of(), "operators",
+        assertThrows(IllegalArgumentException.class, () -> WebhookConfigurations.of(twice, List.of(), "operators",
                 WebhookConfigurationsTest.TARGET), "nor are they registered");
     }
 
@@ -485,9 +484,9 @@ class AdmissionDispatcherTest {
 
     @Test
     void aCallOverItsTimeoutIs504() {
-        AdmissionDispatcher timed = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
-                executor, new NoReads(), RequestScope.NONE, counting,
-                new DecodeBudget(2, DecodeBudget.DEFAULT_LARGE_CPU, policies.webhookClock::get, () -> 0L), ClientTrust.ANY);
+        AdmissionDispatcher timed = AdmissionDispatcher.builder(AdmissionRoutes.of(Policies.class), bean -> policies, executor,
+                new NoReads()).observer(counting)
+                .budget(new DecodeBudget(2, DecodeBudget.DEFAULT_LARGE_CPU, policies.webhookClock::get, () -> 0L)).build();
         AdmissionDispatcher.Answer answer = timed.handle("POST", WIDGETS, "application/json",
                 body(review("CREATE", widget("w", "slow"), null)), true);
         assertAnswer(504, "Admission webhook timed out", answer);
@@ -508,8 +507,8 @@ class AdmissionDispatcherTest {
             return null;
         });
         try {
-            AdmissionDispatcher busy = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Policies.class), bean -> policies),
-                    full, new NoReads(), RequestScope.NONE, counting, unhurried(), ClientTrust.ANY);
+            AdmissionDispatcher busy = AdmissionDispatcher.builder(AdmissionRoutes.of(Policies.class), bean -> policies, full,
+                    new NoReads()).observer(counting).budget(unhurried()).build();
             AdmissionDispatcher.Answer answer = busy.handle("POST", WIDGETS, "application/json",
                     body(review("CREATE", widget("w", "green"), null)), true);
             assertAnswer(503, "every admission thread is busy", answer);

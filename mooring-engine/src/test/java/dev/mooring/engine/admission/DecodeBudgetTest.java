@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.engine.RequestScope;
-import dev.mooring.engine.certificates.ClientTrust;
 import jakarta.json.spi.JsonProvider;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -163,7 +161,7 @@ class DecodeBudgetTest {
     }
 
     private AdmissionDispatcher dispatcher(DecodeBudget budget) {
-        return new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(DecodeCostTest.Accepting.class),
-                bean -> new DecodeCostTest.Accepting()), executor, new AdmissionDispatcherTest.NoReads(), RequestScope.NONE, AdmissionDispatcher.Observer.NONE, budget, ClientTrust.ANY);
+        return AdmissionDispatcher.builder(AdmissionRoutes.of(DecodeCostTest.Accepting.class),
+                bean -> new DecodeCostTest.Accepting(), executor, new AdmissionDispatcherTest.NoReads()).budget(budget).build();
     }
 }

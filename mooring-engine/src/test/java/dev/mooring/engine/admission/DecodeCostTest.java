@@ -3,8 +3,6 @@ package dev.mooring.engine.admission;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.engine.RequestScope;
-import dev.mooring.engine.certificates.ClientTrust;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -53,9 +51,9 @@ class DecodeCostTest {
 
     @Test
     void everyWorstCaseShapeDecodesWithinABoundedMultipleOfAnEcho() throws Exception {
-        AdmissionDispatcher dispatcher = new AdmissionDispatcher(BoundRoute.bind(AdmissionRoutes.of(Accepting.class),
-                bean -> new Accepting()), executor, new AdmissionDispatcherTest.NoReads(), RequestScope.NONE,
-                AdmissionDispatcher.Observer.NONE, new DecodeBudget(4, java.time.Duration.ofMinutes(5), System::nanoTime, System::nanoTime), ClientTrust.ANY);
+        AdmissionDispatcher dispatcher = AdmissionDispatcher.builder(AdmissionRoutes.of(Accepting.class),
+                bean -> new Accepting(), executor, new AdmissionDispatcherTest.NoReads())
+                .budget(new DecodeBudget(4, java.time.Duration.ofMinutes(5), System::nanoTime, System::nanoTime)).build();
         Map<String, String> report = new LinkedHashMap<>();
         boolean within = true;
         for (Map.Entry<String, byte[]> shape : WorstCaseReviews.all("default").entrySet()) {
