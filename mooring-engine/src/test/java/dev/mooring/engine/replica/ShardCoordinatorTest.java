@@ -8,6 +8,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.LogCapture;
 import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
@@ -37,35 +38,9 @@ class ShardCoordinatorTest {
     /** What each replica's observer counted: identity + "+" for an acquisition, "!" for a loss. */
     private final Map<String, Integer> counted = new TreeMap<>();
 
-    /** The messages ShardCoordinator logs during the test. */
-    private final List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final java.util.logging.Handler capture = new java.util.logging.Handler() {
-        @Override
-        public void publish(java.util.logging.LogRecord record) {
-            logged.add(record.getLevel() + " " + record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-
-    /** Held here: the logging framework keeps loggers only weakly, and a new one would have no handler. */
-    private final java.util.logging.Logger log = java.util.logging.Logger.getLogger(ShardCoordinator.class.getName());
-
-    @org.junit.jupiter.api.BeforeEach
-    void listen() {
-        log.addHandler(capture);
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void stopListening() {
-        log.removeHandler(capture);
-    }
+    /** What ShardCoordinator logs during the test. */
+    @org.junit.jupiter.api.extension.RegisterExtension
+    private final LogCapture log = new LogCapture(ShardCoordinator.class);
 
     private ShardCoordinator replica(String identity, int shards) {
         ApiClient client = new ApiClient().setBasePath("http://api.invalid");
@@ -238,8 +213,8 @@ class ShardCoordinatorTest {
         assertEquals(spec.get("acquireTime").getAsString(), spec.get("renewTime").getAsString());
         assertEquals(List.of("b+1", "b+0"), events);
         assertEquals(2, counted.get("b+"));
-        assertTrue(logged.contains("INFO Acquired shard 0 (work-shard-0), expired from 'ghost'"), logged.toString());
-        assertTrue(logged.contains("INFO Acquired shard 1 (work-shard-1)"), "a free shard's record names no previous holder: " + logged);
+        assertTrue(log.lines().contains("INFO Acquired shard 0 (work-shard-0), expired from 'ghost'"), log.lines().toString());
+        assertTrue(log.lines().contains("INFO Acquired shard 1 (work-shard-1)"), "a free shard's record names no previous holder: " + log.lines());
     }
 
     /**
@@ -268,10 +243,10 @@ class ShardCoordinatorTest {
         api.unavailable = false;
         a.step();
         assertTrue(a.connected());
-        assertEquals(1, logged.stream().filter(m -> m.startsWith("WARNING Shard Lease request ops/work-* failed: ")).count(),
-                "the outage's first failure is one warning: " + logged);
-        assertTrue(logged.contains("INFO Shard Leases ops/work-* answered again after 2 failures"), logged.toString());
-        assertFalse(logged.stream().anyMatch(m -> m.contains("answered again after 0")), "only after failures: " + logged);
+        assertEquals(1, log.lines().stream().filter(m -> m.startsWith("WARNING Shard Lease request ops/work-* failed: ")).count(),
+                "the outage's first failure is one warning: " + log.lines());
+        assertTrue(log.lines().contains("INFO Shard Leases ops/work-* answered again after 2 failures"), log.lines().toString());
+        assertFalse(log.lines().stream().anyMatch(m -> m.contains("answered again after 0")), "only after failures: " + log.lines());
         advance(LEASE);
         a.step();
         a.step();
@@ -334,7 +309,7 @@ class ShardCoordinatorTest {
         for (Map.Entry<String, java.util.function.Consumer<JsonObject>> shape : shapes.entrySet()) {
             api.leases.clear();
             events.clear();
-            logged.clear();
+            log.records.clear();
             String identity = "r" + replicas++;
             ShardCoordinator a = replica(identity, 2);
             a.step();
@@ -346,7 +321,7 @@ class ShardCoordinatorTest {
             assertEquals(List.of(0), a.owned(), shape.getKey() + ": the shard is given up");
             assertEquals(List.of(identity + "+0", identity + "+1", identity + "-1"), events, shape.getKey() + ": the listener hears it go");
             assertEquals(List.of("WARNING Lease ops/work-shard-1 is ignored: " + shape.getKey()),
-                    logged.stream().filter(m -> m.contains(" is ignored: ")).toList(), "named once, not every round");
+                    log.lines().stream().filter(m -> m.contains(" is ignored: ")).toList(), "named once, not every round");
         }
     }
 
@@ -394,7 +369,7 @@ class ShardCoordinatorTest {
         a.step();
         assertEquals(List.of(0), a.owned());
         assertFalse(a.writesAllowed(keyOfShard(new ShardMap(2), 1)));
-        assertTrue(logged.contains("WARNING Lost shard 1: its Lease work-shard-1 is held by 'intruder'"), logged.toString());
+        assertTrue(log.lines().contains("WARNING Lost shard 1: its Lease work-shard-1 is held by 'intruder'"), log.lines().toString());
         ShardGuard guard = ShardGuard.of(a); // what the controllers' workers ask
         ObjectKey lost = keyOfShard(new ShardMap(2), 1);
         ObjectKey kept = keyOfShard(new ShardMap(2), 0);
@@ -409,7 +384,7 @@ class ShardCoordinatorTest {
         api.leases.remove("work-shard-0");
         advance(RETRY);
         a.step();
-        assertTrue(logged.contains("WARNING Lost shard 0: its Lease work-shard-0 was deleted"), logged.toString());
+        assertTrue(log.lines().contains("WARNING Lost shard 0: its Lease work-shard-0 was deleted"), log.lines().toString());
         assertEquals(List.of("a+0", "a+1", "a-1", "a-0"), events.subList(0, 4));
     }
 
@@ -424,8 +399,8 @@ class ShardCoordinatorTest {
         advance(Duration.ofNanos(1));
         a.step();
         assertEquals(List.of(), a.owned(), "renewals refused until the deadline: given up");
-        assertTrue(logged.stream().anyMatch(m -> m.startsWith("WARNING Lost shard 0: its Lease was not renewed within the renew deadline")),
-                logged.toString());
+        assertTrue(log.lines().stream().anyMatch(m -> m.startsWith("WARNING Lost shard 0: its Lease was not renewed within the renew deadline")),
+                log.lines().toString());
     }
 
     @Test
@@ -477,7 +452,7 @@ class ShardCoordinatorTest {
         advance(RETRY);
         a.step();
         assertEquals(List.of(0, 1), a.owned());
-        assertEquals(List.of(), logged.stream().filter(m -> !m.startsWith("INFO Acquired shard")).toList(), "nothing but the acquisitions");
+        assertEquals(List.of(), log.lines().stream().filter(m -> !m.startsWith("INFO Acquired shard")).toList(), "nothing but the acquisitions");
     }
 
     /**
@@ -518,8 +493,8 @@ class ShardCoordinatorTest {
         try {
             a.step();
             assertEquals(1, a.owned().size(), "the write answered in time: " + a.owned());
-            assertTrue(logged.stream().anyMatch(m -> m.startsWith("WARNING Shard Lease request") && m.contains("no answer within the round")),
-                    logged.toString());
+            assertTrue(log.lines().stream().anyMatch(m -> m.startsWith("WARNING Shard Lease request") && m.contains("no answer within the round")),
+                    log.lines().toString());
         } finally {
             over.countDown();
             for (Thread sender : senders) {
