@@ -102,7 +102,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         this.tracing = observer.tracing();
         this.onFailure = onFailure;
         this.dispatcher = new PassDispatcher<>(new PassDispatcher.Shared(definition.name(), clients, requestScope, events,
-                caches, ownedCaches, metadataCaches, this::enqueue, clock), definition.finalizer(), reconciler, definition.kind().getSimpleName());
+                caches, ownedCaches, metadataCaches, this::enqueue, clock), definition, reconciler);
     }
 
     public String name() {

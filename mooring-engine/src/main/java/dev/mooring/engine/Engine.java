@@ -108,7 +108,8 @@ public final class Engine {
                     : (Reconciler<?>) bean;
             List<dev.mooring.engine.model.ObjectTransform> transforms = dev.mooring.engine.model.ObjectTransform.of(bean,
                     methods.transforms(), watched, definition.name());
-            return controller(definition.toBuilder().watches(mappers).indexes(indexes).transforms(transforms).build(), reconciler);
+            return controller(definition.toBuilder().watches(mappers).indexes(indexes).transforms(transforms)
+                    .managedConditions(stages == null ? java.util.Set.of() : stages.managedConditions()).build(), reconciler);
         }
 
         /** The threads: the engine's loops and workers run on {@code executor}, its timers on {@code scheduler}. */

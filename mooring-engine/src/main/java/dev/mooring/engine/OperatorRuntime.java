@@ -361,6 +361,11 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
         return all;
     }
 
+    /** The definitions of the controllers, in the order they were added (as the engine completed them). */
+    List<ControllerDefinition> definitions() {
+        return runners.values().stream().<ControllerDefinition>map(ControllerRunner::definition).toList();
+    }
+
     /** The longest shutdownTimeout of the controllers (zero without controllers). */
     public Duration longestShutdownTimeout() {
         return runners.values().stream().map(runner -> runner.definition().shutdownTimeout()).max(Duration::compareTo)

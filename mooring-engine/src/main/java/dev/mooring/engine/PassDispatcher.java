@@ -5,6 +5,7 @@ import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.engine.kube.EngineClient;
 import dev.mooring.engine.kube.Models;
+import dev.mooring.engine.model.ControllerDefinition;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,12 +44,12 @@ final class PassDispatcher<T extends KubernetesObject> {
     /** Whether the primary's status has an {@code observedGeneration} the runtime keeps; known at the first pass. */
     private volatile Boolean observesGeneration;
 
-    /** Chooses the kind of pass (plain, with cleanup, staged) for this reconciler, once. */
-    PassDispatcher(Shared shared, String finalizer, Reconciler<T> reconciler, String kind) {
+    /** Chooses the kind of pass (plain or with cleanup) for this controller's reconciler, once. */
+    PassDispatcher(Shared shared, ControllerDefinition definition, Reconciler<T> reconciler) {
         this.shared = shared;
-        this.pass = Pass.of(finalizer, reconciler);
-        this.managedConditions = reconciler instanceof StagePipeline<?> staged ? staged.managedConditions() : Set.of();
-        this.kind = kind;
+        this.pass = Pass.of(definition.finalizer(), reconciler);
+        this.managedConditions = definition.managedConditions();
+        this.kind = definition.kind().getSimpleName();
     }
 
     /**

@@ -406,6 +406,23 @@ class ControllerRunnerTest {
         assertEquals(1, runner.status().terminalErrors());
     }
 
+    /** The conditions a controller's stages manage are refused to its passes (the definition says which). */
+    @Test
+    void aPassMayNotSetAConditionItsControllersStagesManage() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> refused = new java.util.concurrent.atomic.AtomicReference<>();
+        start(definition(null, false, null).toBuilder().managedConditions(java.util.Set.of("Ready")).build(), (deployment, context) -> {
+            try {
+                context.condition("Ready", "True", "Done", "");
+            } catch (IllegalArgumentException e) {
+                refused.set(e.getMessage());
+            }
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 2));
+        awaitOutcomes(1);
+        assertEquals("Condition Ready is managed by the controller's stages", refused.get());
+    }
+
     /** A staged bean whose one stage has cases, none of which matches, and no Otherwise. */
     static final class NoCaseMatches {
         @dev.mooring.api.Stage(value = "Configured", order = 1)

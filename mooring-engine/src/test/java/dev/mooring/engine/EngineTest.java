@@ -48,12 +48,16 @@ class EngineTest {
     void theBuiltRuntimeHoldsEachControllerInOrderNotStarted() {
         OperatorRuntime runtime = Engine.builder(http, http).threads(executor, scheduler)
                 .controller(definition("plain"), (map, context) -> Result.done())
-                .controller(definition("staged"), new Staging(), StagePlan.of(Staging.class, V1ConfigMap.class), dev.mooring.engine.model.BeanMethods.NONE)
+                .controller(definition("staged"), new Staging(), StagePlan.of(Staging.class, V1ConfigMap.class),
+                        dev.mooring.engine.model.BeanMethods.NONE)
                 .build();
         assertEquals(List.of("plain", "staged"), runtime.statuses().stream().map(status -> status.name()).toList());
         assertEquals(List.of(ControllerState.STARTING, ControllerState.STARTING),
                 runtime.statuses().stream().map(status -> status.state()).toList());
         assertEquals(0, runtime.informerCount(), "nothing is watched before start");
+        assertEquals(List.of(java.util.Set.of(), java.util.Set.of("Configured", "Ready")),
+                runtime.definitions().stream().map(ControllerDefinition::managedConditions).toList(),
+                "a staged controller's passes may not set the conditions its stages manage");
     }
 
     @Test

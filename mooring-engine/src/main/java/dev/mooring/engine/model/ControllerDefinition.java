@@ -31,6 +31,7 @@ public final class ControllerDefinition {
     private final String finalizer;
     private final List<CacheIndex> indexes;
     private final List<ObjectTransform> transforms;
+    private final java.util.Set<String> managedConditions;
 
     private ControllerDefinition(Builder builder) {
         this.name = builder.name;
@@ -48,6 +49,7 @@ public final class ControllerDefinition {
         this.finalizer = builder.finalizer;
         this.indexes = List.copyOf(builder.indexes);
         this.transforms = List.copyOf(builder.transforms);
+        this.managedConditions = java.util.Set.copyOf(builder.managedConditions);
     }
 
     /** A definition of controller {@code name} for primary kind {@code kind}, the other parts at their defaults (see {@link Builder}). */
@@ -59,7 +61,8 @@ public final class ControllerDefinition {
     public Builder toBuilder() {
         return new Builder(name, kind).namespace(namespace).labelSelector(labelSelector).workers(workers).resync(resync)
                 .syncTimeout(syncTimeout).shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
-                .owns(owns).watches(watches).finalizer(finalizer).indexes(indexes).transforms(transforms);
+                .owns(owns).watches(watches).finalizer(finalizer).indexes(indexes).transforms(transforms)
+                .managedConditions(managedConditions);
     }
 
     /** Unique controller name. */
@@ -137,6 +140,11 @@ public final class ControllerDefinition {
         return transforms;
     }
 
+    /** The condition types the controller's stages manage (a {@code Staged} reconciler's); empty for other reconcilers. */
+    public java.util.Set<String> managedConditions() {
+        return managedConditions;
+    }
+
     /** The namespace to watch, with the operator's namespace filled in; null for all namespaces. */
     public String namespaceOr(String operatorNamespace) {
         return namespace == null ? null : namespace.isEmpty() ? operatorNamespace : namespace;
@@ -174,13 +182,13 @@ public final class ControllerDefinition {
                 && resync.equals(that.resync) && syncTimeout.equals(that.syncTimeout) && shutdownTimeout.equals(that.shutdownTimeout)
                 && Objects.equals(reconcileTimeout, that.reconcileTimeout) && statusEvents == that.statusEvents && owns.equals(that.owns)
                 && watches.equals(that.watches) && Objects.equals(finalizer, that.finalizer) && indexes.equals(that.indexes)
-                && transforms.equals(that.transforms);
+                && transforms.equals(that.transforms) && managedConditions.equals(that.managedConditions);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(name, kind, namespace, labelSelector, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout,
-                statusEvents, owns, watches, finalizer, indexes, transforms);
+                statusEvents, owns, watches, finalizer, indexes, transforms, managedConditions);
     }
 
     @Override
@@ -188,14 +196,15 @@ public final class ControllerDefinition {
         return "ControllerDefinition[name=" + name + ", kind=" + kind.getSimpleName() + ", namespace=" + namespace + ", labelSelector="
                 + labelSelector + ", workers=" + workers + ", resync=" + resync + ", syncTimeout=" + syncTimeout + ", shutdownTimeout="
                 + shutdownTimeout + ", reconcileTimeout=" + reconcileTimeout + ", statusEvents=" + statusEvents + ", owns=" + owns
-                + ", watches=" + watches + ", finalizer=" + finalizer + ", indexes=" + indexes + ", transforms=" + transforms + "]";
+                + ", watches=" + watches + ", finalizer=" + finalizer + ", indexes=" + indexes + ", transforms=" + transforms
+                + ", managedConditions=" + managedConditions + "]";
     }
 
     /**
      * The parts of a definition. Defaults, those of {@code @Controller}: the operator's namespace,
      * no label selector, 16 workers, a resync every 300 s, 30 s to sync, 10 s to drain, no bound on
      * a pass, status-only updates ignored, nothing owned or watched, no finalizer, no index, no
-     * transform. Not validated here: {@link ControllerOptions} checks what a bean declares.
+     * transform, no managed condition. Not validated here: {@link ControllerOptions} checks what a bean declares.
      */
     public static final class Builder {
         private final String name;
@@ -213,6 +222,7 @@ public final class ControllerDefinition {
         private String finalizer;
         private List<CacheIndex> indexes = List.of();
         private List<ObjectTransform> transforms = List.of();
+        private java.util.Set<String> managedConditions = java.util.Set.of();
 
         private Builder(String name, Class<? extends KubernetesObject> kind) {
             this.name = Objects.requireNonNull(name, "name");
@@ -285,6 +295,12 @@ public final class ControllerDefinition {
 
         public Builder transforms(List<ObjectTransform> transforms) {
             this.transforms = List.copyOf(transforms);
+            return this;
+        }
+
+        /** The condition types the controller's stages manage (a {@code Staged} reconciler's plan says which). */
+        public Builder managedConditions(java.util.Set<String> managedConditions) {
+            this.managedConditions = java.util.Set.copyOf(managedConditions);
             return this;
         }
 
