@@ -447,7 +447,7 @@ class RbacGenerationIT {
         }
 
         static List<JsonObject> manifests(List<Class<?>> classes, String name, String namespace, boolean selfManagedCertificates) {
-            return Rbac.of(classes, new Rbac.Settings(name, namespace, null, selfManagedCertificates));
+            return Rbac.of(classes, Rbac.Settings.builder(name, namespace).selfManagedCertificates(selfManagedCertificates).build());
         }
 
         /** The generated roles' rules as "Kind group/resource", in the order {@link #of} numbers them. */

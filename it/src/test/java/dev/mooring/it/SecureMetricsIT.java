@@ -76,7 +76,7 @@ class SecureMetricsIT {
         admin.send("POST", "/api/v1/namespaces", Map.of(), "{\"metadata\":{\"name\":\"" + namespace + "\"}}", "application/json");
         // Mooring's EAR brings the ConfigMap mirror; the test's package the flaky controller and a policy
         for (JsonObject manifest : Rbac.of(List.of(FlakyController.class, NamePolicy.class, ConfigMapMirror.class),
-                new Rbac.Settings(NAME, namespace, null, false, true))) {
+                Rbac.Settings.builder(NAME, namespace).secureMetrics(true).build())) {
             RbacGenerationIT.apply(admin, manifest);
         }
         admin.send("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", Map.of(), """

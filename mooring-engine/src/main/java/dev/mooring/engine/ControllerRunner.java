@@ -1,6 +1,5 @@
 package dev.mooring.engine;
 
-import dev.mooring.api.Cache;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.engine.handler.ControllingOwner;
@@ -8,7 +7,6 @@ import dev.mooring.engine.handler.EnqueueMapped;
 import dev.mooring.engine.handler.EnqueueObject;
 import dev.mooring.engine.handler.KeyMapping;
 import dev.mooring.engine.handler.MapperKeys;
-import dev.mooring.engine.kube.EngineClient;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.ControllerStatus;
@@ -22,9 +20,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -38,7 +34,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -71,38 +66,26 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final Set<Thread> running = new HashSet<>();
     /** Every event source this controller subscribed to, distinct instances (one kind may have two). */
     private final List<EventSource<?>> sources = new CopyOnWriteArrayList<>();
-    private final Map<Class<?>, Cache<?>> caches = new LinkedHashMap<>();
-    /** Caches of owned kinds (for pruning): for the primary's own kind, not the primary cache. */
-    private final Map<Class<?>, Cache<?>> ownedCaches = new LinkedHashMap<>();
-    /** Caches of kinds watched as metadata only, by the kind watched. */
-    private final Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches = new LinkedHashMap<>();
+    private final ControllerCaches caches;
     private volatile EventSource<T> primary;
     private volatile ScheduledExecutorService scheduler;
     /** With sharding: which keys this replica passes, and the pass's key for the write guard; null without. */
     private volatile dev.mooring.engine.replica.ShardGuard shards;
 
     /**
-     * @param clients the live client for a default namespace
-     * @param events where the Events of a pass go; null to drop them
+     * @param environment what the passes reach outside the engine (clients, request scope, Events, clock)
      * @param onFailure told once when the controller fails fatally
      */
-    public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, Function<String, EngineClient> clients,
-            RequestScope requestScope, WorkQueue<ObjectKey> queue, EventRecorder events, PassObserver observer,
-            Consumer<ControllerRunner<?>> onFailure) {
-        this(definition, reconciler, clients, requestScope, queue, events, observer, onFailure, java.time.Clock.systemUTC());
-    }
-
-    /** @param clock the clock of every pass's context (a condition's {@code lastTransitionTime}) */
-    public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, Function<String, EngineClient> clients,
-            RequestScope requestScope, WorkQueue<ObjectKey> queue, EventRecorder events, PassObserver observer,
-            Consumer<ControllerRunner<?>> onFailure, java.time.Clock clock) {
+    public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, PassEnvironment environment,
+            WorkQueue<ObjectKey> queue, PassObserver observer, Consumer<ControllerRunner<?>> onFailure) {
         this.definition = definition;
         this.queue = queue;
         this.observer = observer;
         this.tracing = observer.tracing();
         this.onFailure = onFailure;
-        this.dispatcher = new PassDispatcher<>(new PassDispatcher.Shared(definition.name(), clients, requestScope, events,
-                caches, ownedCaches, metadataCaches, this::enqueue, clock), definition, reconciler);
+        this.caches = new ControllerCaches(definition.name());
+        this.dispatcher = new PassDispatcher<>(definition, reconciler, environment, new ControllerView(definition.name(),
+                caches, this::enqueue, environment.clock(), definition.managedConditions()));
     }
 
     public String name() {
@@ -126,7 +109,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     /** Subscribe to an owned kind: a change of a child enqueues its controlling owner (see {@link ControllingOwner}). */
     public <C extends KubernetesObject> void attachOwned(EventSource<C> children) {
         register(children);
-        ownedCaches.putIfAbsent(children.type().modelClass(), new InformerCache<>(children));
+        caches.owned(children.type().modelClass(), new InformerCache<>(children));
         children.addListener(mapped(new ControllingOwner<>(primary), "the owner mapper", children));
     }
 
@@ -137,8 +120,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
             if (!sources.contains(dependency)) {
                 sources.add(dependency);
             }
-            metadataCaches.putIfAbsent(mapper.kind(),
-                    new InformerCache<>((EventSource<dev.mooring.api.PartialObjectMetadata>) dependency));
+            caches.metadata(mapper.kind(), new InformerCache<>((EventSource<dev.mooring.api.PartialObjectMetadata>) dependency));
             dependency.onFailure(this::fail);
         } else {
             register(dependency);
@@ -156,7 +138,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         if (!sources.contains(source)) {
             sources.add(source);
         }
-        caches.putIfAbsent(source.type().modelClass(), new InformerCache<>(source));
+        caches.watched(source.type().modelClass(), new InformerCache<>(source));
         source.onFailure(this::fail);
     }
 

@@ -45,17 +45,18 @@ public final class Engine {
     /** Collects the parts of one runtime; {@link #build()} once. */
     public static final class Builder {
 
-        private final KubeHttp requests;
-        private final KubeHttp watches;
-        private final List<OperatorRuntime.Entry> entries = new ArrayList<>();
-        private ExecutorService executor;
-        private ScheduledExecutorService scheduler;
-        private RequestScope requestScope = RequestScope.NONE;
-        private OperatorRuntime.Retry retry = OperatorRuntime.Retry.DEFAULT;
-        private PassObserver observer = PassObserver.NONE;
-        private String operatorNamespace = "default";
-        private java.time.Clock clock = java.time.Clock.systemUTC();
-        private dev.mooring.engine.replica.ShardCoordinator shards;
+        // read by the OperatorRuntime's constructor
+        final KubeHttp requests;
+        final KubeHttp watches;
+        final List<OperatorRuntime.Entry> entries = new ArrayList<>();
+        ExecutorService executor;
+        ScheduledExecutorService scheduler;
+        RequestScope requestScope = RequestScope.NONE;
+        OperatorRuntime.Retry retry = OperatorRuntime.Retry.DEFAULT;
+        PassObserver observer = PassObserver.NONE;
+        String operatorNamespace = "default";
+        java.time.Clock clock = java.time.Clock.systemUTC();
+        dev.mooring.engine.replica.ShardCoordinator shards;
 
         private Builder(KubeHttp requests, KubeHttp watches) {
             this.requests = Objects.requireNonNull(requests, "requests");
@@ -173,10 +174,7 @@ public final class Engine {
             if (executor == null) {
                 throw new IllegalStateException("Give the engine its threads with threads(executor, scheduler)");
             }
-            // with shards, every write of a pass is checked against its key's shard: the workers say which key they pass
-            dev.mooring.engine.replica.ShardGuard guard = shards == null ? null : dev.mooring.engine.replica.ShardGuard.of(shards);
-            return new OperatorRuntime(guard == null ? requests : guard.guard(requests), watches, List.copyOf(entries), executor,
-                    scheduler, requestScope, retry, observer, operatorNamespace, clock, shards, guard);
+            return new OperatorRuntime(this);
         }
     }
 }

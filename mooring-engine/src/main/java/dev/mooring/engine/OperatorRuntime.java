@@ -74,20 +74,21 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
     private final java.time.Clock clock;
 
     /** Built by {@link Engine#builder}; see there for the parts. */
-    OperatorRuntime(KubeHttp requests, KubeHttp watches, List<Entry> entries, ExecutorService executor,
-            ScheduledExecutorService scheduler, RequestScope requestScope, Retry retry, PassObserver observer,
-            String operatorNamespace, java.time.Clock clock, dev.mooring.engine.replica.ShardCoordinator shards,
-            dev.mooring.engine.replica.ShardGuard guard) {
-        this.requests = requests;
-        this.clock = clock;
+    OperatorRuntime(Engine.Builder parts) {
+        // with shards, every write of a pass is checked against its key's shard: the workers say which key they pass
+        dev.mooring.engine.replica.ShardGuard guard = parts.shards == null ? null
+                : dev.mooring.engine.replica.ShardGuard.of(parts.shards);
+        this.requests = guard == null ? parts.requests : guard.guard(parts.requests);
+        this.clock = parts.clock;
         this.types = new DiscoveredKinds(requests);
-        this.pool = new InformerPool(requests, watches, retry.maxDelay(), observer::informerCreated);
-        this.executor = executor;
-        this.scheduler = scheduler;
-        for (Entry entry : entries) {
-            runners.put(entry.definition().name(), runner(entry, requestScope, retry, observer, operatorNamespace));
+        this.pool = new InformerPool(requests, parts.watches, parts.retry.maxDelay(), parts.observer::informerCreated);
+        this.executor = parts.executor;
+        this.scheduler = parts.scheduler;
+        for (Entry entry : parts.entries) {
+            runners.put(entry.definition().name(), runner(entry, parts));
         }
-        if (shards != null) {
+        if (guard != null) {
+            dev.mooring.engine.replica.ShardCoordinator shards = parts.shards;
             runners.values().forEach(runner -> runner.shareWork(guard));
             shards.listen(new dev.mooring.engine.replica.ShardCoordinator.Listener() {
                 @Override
@@ -104,14 +105,14 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private ControllerRunner<?> runner(Entry entry, RequestScope requestScope, Retry retry, PassObserver observer,
-            String operatorNamespace) {
-        WorkQueue<ObjectKey> queue = new WorkQueue<>(RetryPolicy.exponential(retry.baseDelay(), retry.maxDelay(),
-                RetryPolicy.DEFAULT_JITTER), System::nanoTime, observer.queue(entry.definition().name()));
-        return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(),
-                namespace -> new LiveResourceClient(requests, types, (String) namespace), requestScope, queue,
-                new EventRecorder(requests, "mooring/" + entry.definition().name(), operatorNamespace), observer,
-                failed -> onFailure((ControllerRunner<?>) failed), clock);
+    private ControllerRunner<?> runner(Entry entry, Engine.Builder parts) {
+        String name = entry.definition().name();
+        WorkQueue<ObjectKey> queue = new WorkQueue<>(RetryPolicy.exponential(parts.retry.baseDelay(), parts.retry.maxDelay(),
+                RetryPolicy.DEFAULT_JITTER), System::nanoTime, parts.observer.queue(name));
+        PassEnvironment environment = new PassEnvironment(namespace -> new LiveResourceClient(requests, types, namespace),
+                parts.requestScope, new EventRecorder(requests, "mooring/" + name, parts.operatorNamespace), clock);
+        return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(), environment, queue, parts.observer,
+                failed -> onFailure((ControllerRunner<?>) failed));
     }
 
     /**

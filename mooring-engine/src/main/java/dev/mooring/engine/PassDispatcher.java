@@ -1,18 +1,11 @@
 package dev.mooring.engine;
 
-import dev.mooring.api.Cache;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
-import dev.mooring.engine.kube.EngineClient;
 import dev.mooring.engine.kube.Models;
 import dev.mooring.engine.model.ControllerDefinition;
 import io.kubernetes.client.common.KubernetesObject;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -31,24 +24,18 @@ final class PassDispatcher<T extends KubernetesObject> {
     /** Bound of sending the Events of one pass. */
     static final Duration EVENT_FLUSH_TIMEOUT = Duration.ofSeconds(2);
 
-    /** What every pass of one controller shares. */
-    record Shared(String controller, Function<String, EngineClient> clients, RequestScope requestScope,
-            EventRecorder events, Map<Class<?>, Cache<?>> caches, Map<Class<?>, Cache<?>> ownedCaches,
-            Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches, Consumer<ObjectKey> enqueue, Clock clock) {
-    }
-
-    private final Shared shared;
+    private final PassEnvironment environment;
+    private final ControllerView view;
     private final Pass<T> pass;
-    private final Set<String> managedConditions;
     private final String kind;
     /** Whether the primary's status has an {@code observedGeneration} the runtime keeps; known at the first pass. */
     private volatile Boolean observesGeneration;
 
     /** Chooses the kind of pass (plain or with cleanup) for this controller's reconciler, once. */
-    PassDispatcher(Shared shared, ControllerDefinition definition, Reconciler<T> reconciler) {
-        this.shared = shared;
+    PassDispatcher(ControllerDefinition definition, Reconciler<T> reconciler, PassEnvironment environment, ControllerView view) {
+        this.environment = environment;
+        this.view = view;
         this.pass = Pass.of(definition.finalizer(), reconciler);
-        this.managedConditions = definition.managedConditions();
         this.kind = definition.kind().getSimpleName();
     }
 
@@ -57,11 +44,9 @@ final class PassDispatcher<T extends KubernetesObject> {
      * stops as soon as the reconciler returns or throws.
      */
     Outcome dispatch(ObjectKey key, T cached, PassTimer timer) {
-        ReconcileContext<T> context = new ReconcileContext<>(shared.controller(), key, cached,
-                shared.clients().apply(key.namespace()), shared.caches(), shared.ownedCaches(), shared.metadataCaches(), shared.enqueue(),
-                shared.clock(), managedConditions);
+        ReconcileContext<T> context = new ReconcileContext<>(view, key, cached, environment.clients().apply(key.namespace()));
         Outcome outcome;
-        try (RequestScope.Activation scope = shared.requestScope().activate()) {
+        try (RequestScope.Activation scope = environment.requestScope().activate()) {
             outcome = Outcome.returned(pass.run(Models.copy(cached), context));
         } catch (Exception | AssertionError e) {
             outcome = Outcome.thrown(e, timer.expired());
@@ -72,7 +57,7 @@ final class PassDispatcher<T extends KubernetesObject> {
             context.observeGeneration();
         }
         outcome = persistStatus(context, outcome, key);
-        context.flushEvents(shared.events(), EVENT_FLUSH_TIMEOUT);
+        context.flushEvents(environment.events(), EVENT_FLUSH_TIMEOUT);
         return outcome;
     }
 
@@ -105,6 +90,6 @@ final class PassDispatcher<T extends KubernetesObject> {
 
     /** The object and controller of a pass, for messages. */
     String describe(ObjectKey key) {
-        return kind + " " + key + " (controller " + shared.controller() + ")";
+        return kind + " " + key + " (controller " + view.controller() + ")";
     }
 }

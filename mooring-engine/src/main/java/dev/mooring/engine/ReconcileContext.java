@@ -20,10 +20,8 @@ import io.kubernetes.client.openapi.models.V1Condition;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonValue;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -38,46 +36,31 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
 
     static final int MAX_EVENTS = 100;
 
-    private final String controllerName;
+    private final ControllerView view;
     private final ObjectKey key;
     private final T owner;
     private final EngineClient client;
-    private final Map<Class<?>, Cache<?>> caches;
-    private final Map<Class<?>, Cache<?>> ownedCaches;
-    private final Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches;
-    private final Consumer<ObjectKey> enqueuer;
-    private final Clock clock;
-    private final java.util.Set<String> managedConditions;
     private static final Gson GSON = JSON.getGson();
     /** The cached object as a Gson tree, made once, on the first status call of the pass. */
     private JsonObject ownerTree;
     private JsonElement stagedStatus;
     private final List<EventRecorder.Queued> events = new ArrayList<>();
 
-    ReconcileContext(String controllerName, ObjectKey key, T owner, EngineClient client, Map<Class<?>, Cache<?>> caches,
-            Map<Class<?>, Cache<?>> ownedCaches, Consumer<ObjectKey> enqueuer, Clock clock,
-            java.util.Set<String> managedConditions) {
-        this(controllerName, key, owner, client, caches, ownedCaches, Map.of(), enqueuer, clock, managedConditions);
-    }
-
-    ReconcileContext(String controllerName, ObjectKey key, T owner, EngineClient client, Map<Class<?>, Cache<?>> caches,
-            Map<Class<?>, Cache<?>> ownedCaches, Map<Class<?>, Cache<dev.mooring.api.PartialObjectMetadata>> metadataCaches,
-            Consumer<ObjectKey> enqueuer, Clock clock, java.util.Set<String> managedConditions) {
-        this.metadataCaches = metadataCaches;
-        this.managedConditions = managedConditions;
-        this.controllerName = controllerName;
+    /**
+     * @param view what the pass sees of its controller
+     * @param owner the pass's object as cached (read, never changed)
+     * @param client the live client for the object's namespace
+     */
+    ReconcileContext(ControllerView view, ObjectKey key, T owner, EngineClient client) {
+        this.view = view;
         this.key = key;
         this.owner = owner;
         this.client = client;
-        this.caches = caches;
-        this.ownedCaches = ownedCaches;
-        this.enqueuer = enqueuer;
-        this.clock = clock;
     }
 
     @Override
     public String controllerName() {
-        return controllerName;
+        return view.controller();
     }
 
     @Override
@@ -96,68 +79,52 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <K extends KubernetesObject> Cache<K> cached(Class<K> kind) {
-        Cache<?> cache = caches.get(kind);
-        if (cache == null) {
-            throw new IllegalArgumentException(kind.getSimpleName() + " is not watched by controller " + controllerName
-                    + "; declare it with @Controller(owns = ...) or a @Watch method");
-        }
-        return (Cache<K>) cache;
+        return view.caches().watched(kind);
     }
 
     @Override
     public Cache<dev.mooring.api.PartialObjectMetadata> cachedMetadata(Class<? extends KubernetesObject> kind) {
-        Cache<dev.mooring.api.PartialObjectMetadata> cache = metadataCaches.get(kind);
-        if (cache == null) {
-            throw new IllegalArgumentException("The metadata of " + kind.getSimpleName() + " is not watched by controller "
-                    + controllerName + "; declare it with @Watch(metadataOf = " + kind.getSimpleName() + ".class)");
-        }
-        return cache;
+        return view.caches().metadata(kind);
     }
 
     @Override
     public void enqueue(ObjectKey other) {
-        enqueuer.accept(other);
+        view.enqueue().accept(other);
     }
 
     /** The field manager of this controller's server-side applies. */
     String fieldManager() {
-        String manager = "mooring-" + controllerName;
+        String manager = "mooring-" + view.controller();
         return manager.length() <= 128 ? manager : manager.substring(0, 128);
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C ensure(C desired) {
-        return Children.ensure(client, owner, desired, (Cache<C>) ownedCaches.get(desired.getClass()));
+        return Children.ensure(client, owner, desired, view.caches().ownedOrNull((Class<C>) desired.getClass()));
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C createOnce(C desired) {
-        return Children.createOnce(client, owner, desired, (Cache<C>) ownedCaches.get(desired.getClass()));
+        return Children.createOnce(client, owner, desired, view.caches().ownedOrNull((Class<C>) desired.getClass()));
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C apply(C desired) {
-        return Children.apply(client, owner, desired, fieldManager(), (Cache<C>) ownedCaches.get(desired.getClass()));
+        return Children.apply(client, owner, desired, fieldManager(), view.caches().ownedOrNull((Class<C>) desired.getClass()));
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> List<C> prune(Class<C> kind, Collection<String> keep) {
-        Cache<?> owned = ownedCaches.get(kind);
-        return Children.prune(client, owner, owned != null ? (Cache<C>) owned : cached(kind), keep);
+        return Children.prune(client, owner, view.caches().children(kind), keep);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> List<C> owned(Class<C> kind) {
-        Cache<?> owned = ownedCaches.get(kind);
-        Cache<C> cache = owned != null ? (Cache<C>) owned : cached(kind);
-        return Children.owned(cache, owner);
+        return Children.owned(view.caches().children(kind), owner);
     }
 
     // --- status ---
@@ -193,7 +160,7 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
 
     @Override
     public void condition(String type, String status, String reason, String message) {
-        if (managedConditions.contains(type)) {
+        if (view.managedConditions().contains(type)) {
             throw new IllegalArgumentException("Condition " + type + " is managed by the controller's stages");
         }
         managedCondition(type, status, reason, message);
@@ -219,7 +186,7 @@ final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
         }
         Long generation = conditionsObserveGeneration() ? owner.getMetadata().getGeneration() : null;
         V1Condition set = Conditions.set(existing == null ? List.of() : List.of(standardPart(type, existing)), type, status, reason,
-                message, generation, clock).get(0);
+                message, generation, view.clock()).get(0);
         JsonObject written = GSON.toJsonTree(set).getAsJsonObject();
         if (existing == null) {
             conditions.add(written);

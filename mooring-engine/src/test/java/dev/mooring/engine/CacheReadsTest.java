@@ -143,9 +143,9 @@ class CacheReadsTest {
 
     @Test
     void aPassQueuesAtMostAHundredEventsAndReadsOnlyTheKindsItWatches() {
-        ReconcileContext<V1ConfigMap> context = new ReconcileContext<>("maps", new ObjectKey("ops", "a"), map("a", "u1", Map.of()),
-                new RecordingClient(), Map.of(V1ConfigMap.class, new InformerCache<>(new FakeSource<>(CONFIG_MAPS))), Map.of(),
-                key -> { }, Clock.systemUTC(), Set.of());
+        ReconcileContext<V1ConfigMap> context = new ReconcileContext<>(new ControllerView("maps",
+                new ControllerCaches("maps").watched(V1ConfigMap.class, new InformerCache<>(new FakeSource<>(CONFIG_MAPS))),
+                key -> { }, Clock.systemUTC(), Set.of()), new ObjectKey("ops", "a"), map("a", "u1", Map.of()), new RecordingClient());
         for (int i = 0; i < 150; i++) {
             context.event(EventType.NORMAL, "Step", "step " + i);
         }
@@ -170,9 +170,9 @@ class CacheReadsTest {
         children.add(mine);
         children.add(ofAnother);
         children.add(map("loose", "u3", Map.of()));
-        ReconcileContext<V1ConfigMap> context = new ReconcileContext<>("maps", new ObjectKey("ops", "owner"), owner,
-                new RecordingClient(), Map.of(V1ConfigMap.class, new InformerCache<>(children)), Map.of(), key -> { },
-                Clock.systemUTC(), Set.of());
+        ReconcileContext<V1ConfigMap> context = new ReconcileContext<>(new ControllerView("maps",
+                new ControllerCaches("maps").watched(V1ConfigMap.class, new InformerCache<>(children)), key -> { },
+                Clock.systemUTC(), Set.of()), new ObjectKey("ops", "owner"), owner, new RecordingClient());
 
         assertEquals(List.of("mine"), context.owned(V1ConfigMap.class).stream().map(m -> m.getMetadata().getName()).toList());
         assertThrows(IllegalArgumentException.class, () -> context.owned(V1Secret.class));

@@ -560,7 +560,8 @@ class ControllerRunnerTest {
         runner = new ControllerRunner<>(definition(null, false, null), (deployment, context) -> {
             context.event(dev.mooring.api.EventType.NORMAL, "Scaled", "scaled to 2");
             throw new IllegalStateException("not yet");
-        }, client.forEveryNamespace(), RequestScope.NONE, queue, events, observer, failed::add);
+        }, new PassEnvironment(client.forEveryNamespace(), RequestScope.NONE, events, java.time.Clock.systemUTC()), queue, observer,
+                failed::add);
         runner.attachPrimary(source);
         runner.startWorkers(workers, timers);
         V1Deployment web = deployment("web", "1", 2);
@@ -604,7 +605,8 @@ class ControllerRunnerTest {
             context.event(dev.mooring.api.EventType.NORMAL, "Scaled", "scaled to 2");
             context.updateStatus(d -> d.setStatus(new V1DeploymentStatus().replicas(2)));
             return Result.done();
-        }, client.forEveryNamespace(), RequestScope.NONE, queue, events, observer, failed::add);
+        }, new PassEnvironment(client.forEveryNamespace(), RequestScope.NONE, events, java.time.Clock.systemUTC()), queue, observer,
+                failed::add);
         runner.attachPrimary(source);
         runner.startWorkers(workers, timers);
         client.statusWriteFailure = new IllegalStateException("409 Conflict");
@@ -983,7 +985,7 @@ class ControllerRunnerTest {
                         throw new IllegalStateException("fails");
                     }
                     return Result.done();
-                }, client.forEveryNamespace(), RequestScope.NONE, queue, null,
+                }, PassEnvironment.of(client.forEveryNamespace()), queue,
                 (controller, outcome, duration) -> passes.add(outcome), failed::add);
         runs.attachPrimary(tracked);
         runs.startWorkers(workers, timers);
@@ -1017,8 +1019,8 @@ class ControllerRunnerTest {
 
     private ControllerRunner<V1Deployment> runner(ControllerDefinition definition, Reconciler<V1Deployment> reconciler) {
         PassObserver observer = (controller, outcome, duration) -> outcomes.add(outcome);
-        return new ControllerRunner<>(definition, reconciler, client.forEveryNamespace(), RequestScope.NONE, queue, null,
-                observer, failed::add);
+        return new ControllerRunner<>(definition, reconciler, PassEnvironment.of(client.forEveryNamespace()), queue, observer,
+                failed::add);
     }
 
     private static ControllerDefinition definition(Duration reconcileTimeout, boolean statusEvents, String finalizer) {

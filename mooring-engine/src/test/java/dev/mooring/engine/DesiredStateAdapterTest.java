@@ -14,7 +14,6 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -32,8 +31,8 @@ class DesiredStateAdapterTest {
 
     private List<String> pass(V1Deployment cached, UnaryOperator<V1Deployment> desired) throws Exception {
         client.requests.clear();
-        ReconcileContext<V1Deployment> context = new ReconcileContext<>("web", new ObjectKey("ops", "web"), cached, client, Map.of(),
-                Map.of(), key -> { }, Clock.systemUTC(), Set.of());
+        ReconcileContext<V1Deployment> context = new ReconcileContext<>(new ControllerView("web", new ControllerCaches("web"),
+                key -> { }, Clock.systemUTC(), Set.of()), new ObjectKey("ops", "web"), cached, client);
         DesiredStateReconciler<V1Deployment> author = (resource, ignored) -> desired.apply(resource);
         assertEquals(Result.done(), new DesiredStateAdapter<>(author).reconcile(dev.mooring.engine.kube.Models.copy(cached), context));
         return List.copyOf(client.requests);

@@ -1,11 +1,9 @@
 package dev.mooring.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.api.Cache;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.OwnerReferences;
 import dev.mooring.api.PartialObjectMetadata;
@@ -37,11 +35,13 @@ class ReconcileContextTest {
 
     private ReconcileContext<V1Deployment> context(String controller) {
         client.stored.add(owner);
-        Map<Class<?>, Cache<?>> owned = Map.of(V1ConfigMap.class, new InformerCache<>(children));
-        return new ReconcileContext<>(controller, new ObjectKey("ops", "web"), owner, client, Map.of(V1ConfigMap.class,
-                new InformerCache<>(children)), owned, Map.of(V1Secret.class, new InformerCache<>(new FakeSource<>(
-                        new ResourceType<>("", "v1", "Secret", "secrets", true, PartialObjectMetadata.class)))),
-                enqueued::add, Clock.systemUTC(), Set.of("Ready"));
+        ControllerCaches caches = new ControllerCaches(controller)
+                .watched(V1ConfigMap.class, new InformerCache<>(children))
+                .owned(V1ConfigMap.class, new InformerCache<>(children))
+                .metadata(V1Secret.class, new InformerCache<>(new FakeSource<>(
+                        new ResourceType<>("", "v1", "Secret", "secrets", true, PartialObjectMetadata.class))));
+        return new ReconcileContext<>(new ControllerView(controller, caches, enqueued::add, Clock.systemUTC(), Set.of("Ready")),
+                new ObjectKey("ops", "web"), owner, client);
     }
 
     private V1ConfigMap child(String name) {
@@ -187,8 +187,8 @@ class ReconcileContextTest {
     /** The status patch of a pass over {@code object} that sets condition Synced. */
     private <T extends dev.mooring.api.CustomObject> String stagedCondition(T object) {
         client.stored.add(object);
-        ReconcileContext<T> context = new ReconcileContext<>("gadgets", new ObjectKey("ops", "g"), object, client, Map.of(),
-                Map.of(), enqueued::add, Clock.systemUTC(), Set.of());
+        ReconcileContext<T> context = new ReconcileContext<>(new ControllerView("gadgets",
+                new ControllerCaches("gadgets"), enqueued::add, Clock.systemUTC(), Set.of()), new ObjectKey("ops", "g"), object, client);
         context.condition("Synced", "True", "Copied", "copied");
         context.persistStatus();
         return client.requests.get(client.requests.size() - 1);

@@ -45,9 +45,12 @@ class StagePipelineTest {
         }
     }
 
+    private static ControllerView view(Set<String> managedConditions) {
+        return new ControllerView("staged", new ControllerCaches("staged"), key -> { }, Clock.systemUTC(), managedConditions);
+    }
+
     private static ReconcileContext<V1ConfigMap> pass(V1ConfigMap map) {
-        return new ReconcileContext<>("staged", new ObjectKey("ops", "a"), map, new RecordingClient(), Map.of(), Map.of(),
-                key -> { }, Clock.systemUTC(), Set.of());
+        return new ReconcileContext<>(view(Set.of()), new ObjectKey("ops", "a"), map, new RecordingClient());
     }
 
     @Test
@@ -103,8 +106,8 @@ class StagePipelineTest {
                 .status(new io.kubernetes.client.openapi.models.V1DeploymentStatus());
         RecordingClient client = new RecordingClient();
         client.stored.add(deployment);
-        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> pass = new ReconcileContext<>("staged", new ObjectKey("ops", "a"),
-                deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> pass = new ReconcileContext<>(view(pipeline.managedConditions()),
+                new ObjectKey("ops", "a"), deployment, client);
         IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> pipeline.reconcile(deployment, pass));
         assertEquals("the database refused", thrown.getMessage(), "the stage's failure goes on to the runner (retried)");
         assertEquals(0, bean.exposed, "no stage runs after a failed one");
@@ -125,14 +128,14 @@ class StagePipelineTest {
                 "Ready", "False ReconcileFailed: Served failed (IllegalStateException); see controller logs"), conditions);
 
         bean.failure = new dev.mooring.api.TerminalException("no such plan");
-        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> terminal = new ReconcileContext<>("staged",
-                new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> terminal = new ReconcileContext<>(view(pipeline.managedConditions()),
+                new ObjectKey("ops", "a"), deployment, client);
         assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.reconcile(deployment, terminal));
         assertEquals("TerminalError", terminal.queuedEvents().get(0).reason(), "a terminal failure says so");
 
         bean.failure = new dev.mooring.api.Wait("Starting", "the database starts");
-        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> waiting = new ReconcileContext<>("staged",
-                new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> waiting = new ReconcileContext<>(view(pipeline.managedConditions()),
+                new ObjectKey("ops", "a"), deployment, client);
         try {
             pipeline.reconcile(deployment, waiting);
         } catch (dev.mooring.api.Wait expected) {
@@ -140,8 +143,8 @@ class StagePipelineTest {
         }
         assertEquals(0, bean.exposed, "no stage runs after one that waits");
         bean.failure = null;
-        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> succeeding = new ReconcileContext<>("staged",
-                new ObjectKey("ops", "a"), deployment, client, Map.of(), Map.of(), key -> { }, Clock.systemUTC(), pipeline.managedConditions());
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> succeeding = new ReconcileContext<>(view(pipeline.managedConditions()),
+                new ObjectKey("ops", "a"), deployment, client);
         pipeline.reconcile(deployment, succeeding);
         assertEquals(1, bean.exposed, "the later stage runs once the earlier succeeds");
         succeeding.persistStatus();

@@ -68,7 +68,7 @@ public class AdmissionExtension implements Extension {
         try {
             AdmissionRoutes.requireUniquePaths(routes());
             routes().forEach(route -> LOG.info(() -> "Found admission webhook " + route.describe() + " at " + route.path()
-                    + " for " + route.resource() + " " + route.operations()));
+                    + " for " + route.rule().resource() + " " + route.rule().operations()));
         } catch (RuntimeException e) {
             problems.add(e);
         }

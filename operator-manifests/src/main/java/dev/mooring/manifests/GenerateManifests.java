@@ -399,9 +399,10 @@ public final class GenerateManifests {
             int replicas = options.replicas() > 0 ? options.replicas() : webhooks ? 2 : 1;
             String leaseName = options.leaseName() == null && options.replicas() == 0 && replicas > 1 && options.shards() == 0
                     ? options.name() : options.leaseName();
-            files.put("rbac.yaml", Yaml.of(Rbac.of(classes, new Rbac.Settings(options.name(), options.namespace(),
-                    leaseName, webhooks && certificates == Certificates.Mode.SELF_MANAGED, options.secureMetrics(),
-                    options.shards()))));
+            Rbac.Settings rbac = Rbac.Settings.builder(options.name(), options.namespace()).leaseName(leaseName)
+                    .selfManagedCertificates(webhooks && certificates == Certificates.Mode.SELF_MANAGED)
+                    .secureMetrics(options.secureMetrics()).shards(options.shards()).build();
+            files.put("rbac.yaml", Yaml.of(Rbac.of(classes, rbac)));
             if (webhooks && certificates == Certificates.Mode.CERT_MANAGER) {
                 files.put("certificates.yaml", Yaml.of(Certificates.certManager(options.name(), options.namespace(), options.issuer())));
             }

@@ -62,19 +62,54 @@ public final class Rbac {
     public record Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates, boolean secureMetrics,
             int shards) {
 
-        /** Settings without sharding. */
-        public Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates, boolean secureMetrics) {
-            this(name, namespace, leaseName, selfManagedCertificates, secureMetrics, 0);
+        /**
+         * Settings of an operator in {@code namespace}: by default without election, self-managed
+         * certificates, secure metrics or sharding.
+         */
+        public static Builder builder(String name, String namespace) {
+            return new Builder(name, namespace);
         }
 
-        /** Settings without self-managed webhook certificates. */
-        public Settings(String name, String namespace, String leaseName) {
-            this(name, namespace, leaseName, false);
-        }
+        /** Collects {@link Settings}; every part but the name and namespace is optional. */
+        public static final class Builder {
 
-        /** Settings with metrics open to every caller. */
-        public Settings(String name, String namespace, String leaseName, boolean selfManagedCertificates) {
-            this(name, namespace, leaseName, selfManagedCertificates, false);
+            private final String name;
+            private final String namespace;
+            private String leaseName;
+            private boolean selfManagedCertificates;
+            private boolean secureMetrics;
+            private int shards;
+
+            private Builder(String name, String namespace) {
+                this.name = name;
+                this.namespace = namespace;
+            }
+
+            /** The leader election Lease, or null without election. */
+            public Builder leaseName(String leaseName) {
+                this.leaseName = leaseName;
+                return this;
+            }
+
+            public Builder selfManagedCertificates(boolean selfManagedCertificates) {
+                this.selfManagedCertificates = selfManagedCertificates;
+                return this;
+            }
+
+            public Builder secureMetrics(boolean secureMetrics) {
+                this.secureMetrics = secureMetrics;
+                return this;
+            }
+
+            /** The number of shards, 0 without sharding. */
+            public Builder shards(int shards) {
+                this.shards = shards;
+                return this;
+            }
+
+            public Settings build() {
+                return new Settings(name, namespace, leaseName, selfManagedCertificates, secureMetrics, shards);
+            }
         }
     }
 

@@ -55,7 +55,7 @@ class GenerationRefusalsTest {
 
     @Test
     void resourceNamesWithVerbsKubernetesCannotRestrictByName() {
-        Rbac.Settings settings = new Rbac.Settings("op", "operators", null);
+        Rbac.Settings settings = Rbac.Settings.builder("op", "operators").build();
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> Rbac.of(List.of(CreateByName.class), settings));
         assertEquals("@RbacRule on " + CreateByName.class.getName() + " names resources [settings] for [create]: Kubernetes"

@@ -22,20 +22,20 @@ class GoldenTest {
     void theReadmesWidget() throws IOException {
         golden("widgets.example.com.yaml", Yaml.of(Crds.of(List.of(Widget.class))));
         golden("rbac-widgets.yaml", Yaml.of(Rbac.of(List.of(dev.mooring.examples.snippets.WidgetController.class),
-                new Rbac.Settings("widgets", "operators", null))));
+                Rbac.Settings.builder("widgets", "operators").build())));
     }
 
     @Test
     void theMirror() throws IOException {
         golden("rbac-configmap-mirror.yaml", Yaml.of(Rbac.of(List.of(dev.mooring.examples.mirror.ConfigMapMirror.class),
-                new Rbac.Settings("configmap-mirror", "operators", "configmap-mirror"))));
+                Rbac.Settings.builder("configmap-mirror", "operators").leaseName("configmap-mirror").build())));
     }
 
     @Test
     void theAdmissionPolicies() throws IOException {
         golden("rbac-admission-policies.yaml", Yaml.of(Rbac.of(List.of(dev.mooring.examples.admission.DeploymentPolicy.class,
                 dev.mooring.examples.admission.PodPolicy.class, dev.mooring.examples.admission.DatabasePolicy.class),
-                new Rbac.Settings("policies", "operators", null))));
+                Rbac.Settings.builder("policies", "operators").build())));
     }
 
     /** The whole install folder of each example, webhooks from cert-manager (no CA file in the golden files). */

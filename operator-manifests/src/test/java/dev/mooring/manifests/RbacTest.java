@@ -35,7 +35,7 @@ class RbacTest {
 
     @Test
     void aStagedControllerWithChildrenInItsNamespace() {
-        Map<String, String> rules = rules(Rbac.of(List.of(WidgetController.class), new Rbac.Settings("widgets", "operators", null)));
+        Map<String, String> rules = rules(Rbac.of(List.of(WidgetController.class), Rbac.Settings.builder("widgets", "operators").build()));
         Map<String, String> expected = new TreeMap<>(Map.of(
                 "operators example.com/widgets", "get,list,patch,watch",
                 "operators example.com/widgets/status", "patch",
@@ -49,7 +49,8 @@ class RbacTest {
 
     @Test
     void anAllNamespacesControllerGetsAClusterRoleAndElectionItsLease() {
-        List<JsonObject> manifests = Rbac.of(List.of(ConfigMapMirror.class), new Rbac.Settings("mirror", "operators", "mirror"));
+        List<JsonObject> manifests = Rbac.of(List.of(ConfigMapMirror.class),
+                Rbac.Settings.builder("mirror", "operators").leaseName("mirror").build());
         Map<String, String> rules = rules(manifests);
         assertEquals("create,get,list,patch,watch", rules.get("cluster /configmaps"), "the primary, and @RbacRule's create");
         assertEquals("create,patch", rules.get("cluster events.k8s.io/events"));
@@ -65,7 +66,7 @@ class RbacTest {
     @Test
     void nothingToInstallCrdsEditRbacOrRegisterWebhooks() {
         List<JsonObject> manifests = Rbac.of(List.of(WidgetController.class, ConfigMapMirror.class,
-                dev.mooring.examples.admission.PodPolicy.class), new Rbac.Settings("all", "operators", "all"));
+                dev.mooring.examples.admission.PodPolicy.class), Rbac.Settings.builder("all", "operators").leaseName("all").build());
         for (String key : rules(manifests).keySet()) {
             assertTrue(!key.contains("apiextensions") && !key.contains("rbac.authorization") && !key.contains("admissionregistration"),
                     key);
@@ -79,7 +80,7 @@ class RbacTest {
 
     @Test
     void aRulesVerbsAreWrittenSortedAndOnce() {
-        Map<String, String> rules = rules(Rbac.of(List.of(RepeatedVerbs.class), new Rbac.Settings("repeated", "operators", null)));
+        Map<String, String> rules = rules(Rbac.of(List.of(RepeatedVerbs.class), Rbac.Settings.builder("repeated", "operators").build()));
         assertEquals("get,list", rules.get("operators /secrets"), rules.toString());
     }
 
@@ -99,7 +100,7 @@ class RbacTest {
 
     @Test
     void aMetadataOnlyWatchIsGrantedOnTheKindItNames() {
-        Map<String, String> rules = rules(Rbac.of(List.of(AccountCounter.class), new Rbac.Settings("accounts", "operators", null)));
+        Map<String, String> rules = rules(Rbac.of(List.of(AccountCounter.class), Rbac.Settings.builder("accounts", "operators").build()));
         assertEquals("get,list,watch", rules.get("apps /serviceaccounts"), rules.toString());
     }
 
@@ -116,17 +117,18 @@ class RbacTest {
         String validating = "cluster admissionregistration.k8s.io/validatingwebhookconfigurations[\"hooks.operators.svc\"]";
         String mutating = "cluster admissionregistration.k8s.io/mutatingwebhookconfigurations[\"hooks.operators.svc\"]";
         Map<String, String> checksOnly = rules(Rbac.of(List.of(dev.mooring.examples.admission.PodPolicy.class),
-                new Rbac.Settings("hooks", "operators", null, true)));
+                Rbac.Settings.builder("hooks", "operators").selfManagedCertificates(true).build()));
         assertEquals("get,list,update,watch", checksOnly.get(validating));
         assertTrue(!checksOnly.containsKey(mutating), checksOnly.toString());
-        Map<String, String> defaultsOnly = rules(Rbac.of(List.of(DefaultsOnly.class), new Rbac.Settings("hooks", "operators", null, true)));
+        Map<String, String> defaultsOnly = rules(Rbac.of(List.of(DefaultsOnly.class),
+                Rbac.Settings.builder("hooks", "operators").selfManagedCertificates(true).build()));
         assertEquals("get,list,update,watch", defaultsOnly.get(mutating));
         assertTrue(!defaultsOnly.containsKey(validating), defaultsOnly.toString());
     }
 
     @Test
     void aControllerWithoutChildrenOrFinalizerMayNotUpdateFinalizers() {
-        Map<String, String> rules = rules(Rbac.of(List.of(AccountCounter.class), new Rbac.Settings("accounts", "operators", null)));
+        Map<String, String> rules = rules(Rbac.of(List.of(AccountCounter.class), Rbac.Settings.builder("accounts", "operators").build()));
         assertTrue(rules.keySet().stream().noneMatch(key -> key.endsWith("/finalizers")), rules.toString());
         assertEquals("get,list,patch,watch", rules.get("apps /configmaps"), rules.toString());
     }

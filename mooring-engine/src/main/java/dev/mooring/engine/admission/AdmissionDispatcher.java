@@ -270,11 +270,11 @@ public final class AdmissionDispatcher {
         }
         byte[] bytes;
         try {
-            bytes = readAtMost(body, MAX_BODY_BYTES, start + TimeUnit.SECONDS.toNanos(route.timeoutSeconds()), budget::now);
+            bytes = readAtMost(body, MAX_BODY_BYTES, start + TimeUnit.SECONDS.toNanos(route.call().timeoutSeconds()), budget::now);
         } catch (SlowBody e) {
-            LOG.fine(() -> "A request to " + route.path() + " refused: its body did not arrive within " + route.timeoutSeconds() + " s");
+            LOG.fine(() -> "A request to " + route.path() + " refused: its body did not arrive within " + route.call().timeoutSeconds() + " s");
             return ReviewAnswers.message(408, "The AdmissionReview did not arrive within the webhook's timeout of "
-                    + route.timeoutSeconds() + " s");
+                    + route.call().timeoutSeconds() + " s");
         } catch (IOException e) {
             if (timedOut(e)) {
                 // the HTTP port's read timeout (server.xml: mooring.http.read-timeout) ended a read that waited for bytes
@@ -285,7 +285,7 @@ public final class AdmissionDispatcher {
         if (bytes == null) {
             return ReviewAnswers.message(413, "AdmissionReview exceeds " + MAX_BODY_BYTES + " bytes");
         }
-        Duration timeLeft = Duration.ofSeconds(route.timeoutSeconds()).minusNanos(budget.now() - start);
+        Duration timeLeft = Duration.ofSeconds(route.call().timeoutSeconds()).minusNanos(budget.now() - start);
         Optional<DecodeBudget.Ticket> ticket = budget.enter(bytes.length, timeLeft.isNegative() ? Duration.ZERO : timeLeft);
         if (ticket.isEmpty()) {
             LOG.fine(() -> "A review of " + bytes.length + " bytes refused: " + budget.slots() + " large reviews are being decoded");
@@ -310,14 +310,14 @@ public final class AdmissionDispatcher {
     /** The fields of this review on the log records of the thread that opens them. */
     private static LogFields.Scope fields(AdmissionRoute route, TypedAdmissionRequest<?> request) {
         // a CONNECT's request is its options, of no kind of their own: the admitted resource's kind
-        ResourceType<?> kind = route.requestKind() != null ? route.requestKind() : route.target();
+        ResourceType<?> kind = route.requestKind() != null ? route.requestKind() : route.rule().target();
         return LogFields.admission(route.path(), request.operation().name(), kind == null ? null : kind.kind(), request.namespace(),
                 request.name(), request.uid());
     }
 
     /** The span of the admission method's call, on the thread that runs it (its API requests are its children). */
     private Tracing.Span span(AdmissionRoute route, TypedAdmissionRequest<?> request) {
-        ResourceType<?> kind = route.requestKind() != null ? route.requestKind() : route.target();
+        ResourceType<?> kind = route.requestKind() != null ? route.requestKind() : route.rule().target();
         return tracing.admission(route.path(), request.operation().name(), kind == null ? null : kind.kind(), request.namespace(),
                 request.name(), request.uid());
     }
@@ -351,11 +351,11 @@ public final class AdmissionDispatcher {
         Object result;
         try {
             // the route's timeout is the API server's: it counts from the request's arrival, decoding included
-            result = awaitCall(call, start + TimeUnit.SECONDS.toNanos(route.timeoutSeconds()));
+            result = awaitCall(call, start + TimeUnit.SECONDS.toNanos(route.call().timeoutSeconds()));
         } catch (TimeoutException e) {
             call.cancel(true);
             LOG.warning(() -> "Admission method " + route.describe() + " did not answer " + request + " within "
-                    + route.timeoutSeconds() + " s");
+                    + route.call().timeoutSeconds() + " s");
             return ReviewAnswers.message(504, "Admission webhook timed out", request.uid());
         } catch (InterruptedException e) {
             call.cancel(true);
@@ -407,8 +407,8 @@ public final class AdmissionDispatcher {
         }
         String uid = request.uid();
         Operation operation = ReviewChecks.operation(uid, request.operation());
-        if (!route.operations().contains(operation)) {
-            throw ReviewChecks.invalid(uid, "this webhook admits " + route.operations() + ", not " + operation);
+        if (!route.rule().operations().contains(operation)) {
+            throw ReviewChecks.invalid(uid, "this webhook admits " + route.rule().operations() + ", not " + operation);
         }
         ReviewChecks.checkResource(route, uid, request);
         ReviewChecks.checkObjects(uid, operation, request);

@@ -157,8 +157,9 @@ public final class AdmissionRoutes {
         }
         String path = options.path().isEmpty() ? defaultPath(mutating, target, plural, method.getName()) : options.path();
         checkPath(method, path);
-        return new AdmissionRoute(path, mutating, method, model, requestKind, target, plural, subresource, operations,
-                selector, options.timeoutSeconds(), options.failurePolicy());
+        return new AdmissionRoute(path, mutating, method, model, requestKind,
+                new AdmissionRoute.Rule(target, plural, subresource, operations),
+                new AdmissionRoute.Call(selector, options.timeoutSeconds(), options.failurePolicy()));
     }
 
     /** {@code /validate/<group with / for .>/<version>/<plural>/<method-name>}; {@code core} names the core group. */

@@ -44,15 +44,15 @@ final class ReviewChecks {
                     + gvk(expected.group(), expected.version(), expected.kind()) + ", the kind this webhook admits");
         }
         ReviewDocument.GroupVersionResource resource = request.resource();
-        ResourceType<?> target = route.target();
+        ResourceType<?> target = route.rule().target();
         if (resource == null || !target.group().equals(resource.group()) || !target.version().equals(resource.version())
-                || !route.plural().equals(resource.resource())) {
+                || !route.rule().plural().equals(resource.resource())) {
             throw invalid(uid, "request.resource " + (resource == null ? "(missing)" : gvk(resource.group(), resource.version(),
-                    resource.resource())) + " is not " + gvk(target.group(), target.version(), route.plural()));
+                    resource.resource())) + " is not " + gvk(target.group(), target.version(), route.rule().plural()));
         }
         String subresource = request.subResource();
-        if (!route.subresource().equals(subresource)) {
-            throw invalid(uid, "request.subResource " + quote(subresource) + " is not " + quote(route.subresource()));
+        if (!route.rule().subresource().equals(subresource)) {
+            throw invalid(uid, "request.subResource " + quote(subresource) + " is not " + quote(route.rule().subresource()));
         }
     }
 

@@ -157,11 +157,11 @@ public final class WebhookConfigurations {
         for (int index = 0; index < routes.size(); index++) {
             AdmissionRoute route = routes.get(index);
             V1RuleWithOperations rule = new V1RuleWithOperations()
-                    .apiGroups(List.of(route.target().group()))
-                    .apiVersions(List.of(route.target().version()))
-                    .resources(List.of(route.resource()))
-                    .operations(route.operations().stream().map(Enum::name).toList())
-                    .scope(route.target().namespaced() ? "Namespaced" : "Cluster");
+                    .apiGroups(List.of(route.rule().target().group()))
+                    .apiVersions(List.of(route.rule().target().version()))
+                    .resources(List.of(route.rule().resource()))
+                    .operations(route.rule().operations().stream().map(Enum::name).toList())
+                    .scope(route.rule().target().namespaced() ? "Namespaced" : "Cluster");
             AdmissionregistrationV1WebhookClientConfig client = new AdmissionregistrationV1WebhookClientConfig()
                     .service(new AdmissionregistrationV1ServiceReference().name(target.serviceName())
                             .namespace(target.serviceNamespace()).path(route.path()).port(target.servicePort()))
@@ -171,13 +171,13 @@ public final class WebhookConfigurations {
             if (route.mutating()) {
                 mutating.add(new V1MutatingWebhook().name("mutate-" + index + "." + target.name())
                         .admissionReviewVersions(List.of("v1")).sideEffects("None").matchPolicy("Equivalent")
-                        .failurePolicy(route.failurePolicy().wireName()).timeoutSeconds(route.timeoutSeconds())
+                        .failurePolicy(route.call().failurePolicy().wireName()).timeoutSeconds(route.call().timeoutSeconds())
                         .reinvocationPolicy("Never").clientConfig(client).rules(List.of(rule)).namespaceSelector(selector)
                         .matchConditions(conditions));
             } else {
                 validating.add(new V1ValidatingWebhook().name("validate-" + index + "." + target.name())
                         .admissionReviewVersions(List.of("v1")).sideEffects("None").matchPolicy("Equivalent")
-                        .failurePolicy(route.failurePolicy().wireName()).timeoutSeconds(route.timeoutSeconds())
+                        .failurePolicy(route.call().failurePolicy().wireName()).timeoutSeconds(route.call().timeoutSeconds())
                         .clientConfig(client).rules(List.of(rule)).namespaceSelector(selector).matchConditions(conditions));
             }
         }
@@ -203,7 +203,7 @@ public final class WebhookConfigurations {
             conditions.add(new V1MatchCondition().name("not-the-operator").expression("request.userInfo.username != "
                     + "'system:serviceaccount:" + target.serviceNamespace() + ":" + target.serviceName() + "'"));
         }
-        if (WORKLOAD.contains(route.target().group() + "/" + route.plural()) && route.subresource().isEmpty()) {
+        if (WORKLOAD.contains(route.rule().target().group() + "/" + route.rule().plural()) && route.rule().subresource().isEmpty()) {
             conditions.add(new V1MatchCondition().name("not-the-operators-workload").expression("!(request.namespace == '"
                     + target.serviceNamespace() + "' && [object, oldObject].exists(o, o != null && has(o.metadata)"
                     + " && has(o.metadata.labels) && 'app.kubernetes.io/name' in o.metadata.labels"
@@ -242,13 +242,13 @@ public final class WebhookConfigurations {
 
     private static V1LabelSelector namespaceSelector(AdmissionRoute route, List<ControllerScope> controllers,
             String operatorNamespace) {
-        if (route.namespaceSelector() != null) {
-            return route.namespaceSelector();
+        if (route.call().namespaceSelector() != null) {
+            return route.call().namespaceSelector();
         }
-        if (!route.target().namespaced()) {
+        if (!route.rule().target().namespaced()) {
             return null;
         }
-        ResourceType<?> target = route.target();
+        ResourceType<?> target = route.rule().target();
         TreeSet<String> namespaces = new TreeSet<>();
         boolean controlled = false;
         for (ControllerScope controller : controllers) {

@@ -63,27 +63,27 @@ class AdmissionRoutesTest {
     void optionsAndDefaultsAreCarriedByTheRoute() {
         List<AdmissionRoute> routes = AdmissionRoutes.of(Policies.class);
         AdmissionRoute require = route(routes, "requireTeam");
-        assertEquals(List.of(Operation.CREATE, Operation.UPDATE), require.operations());
-        assertEquals(5, require.timeoutSeconds());
-        assertEquals(FailurePolicy.FAIL, require.failurePolicy());
-        assertEquals("deployments", require.resource());
-        assertNull(require.namespaceSelector());
+        assertEquals(List.of(Operation.CREATE, Operation.UPDATE), require.rule().operations());
+        assertEquals(5, require.call().timeoutSeconds());
+        assertEquals(FailurePolicy.FAIL, require.call().failurePolicy());
+        assertEquals("deployments", require.rule().resource());
+        assertNull(require.call().namespaceSelector());
         AdmissionRoute sidecar = route(routes, "default_Sidecar");
         assertTrue(sidecar.mutating());
-        assertEquals(10, sidecar.timeoutSeconds());
-        assertEquals(FailurePolicy.IGNORE, sidecar.failurePolicy());
+        assertEquals(10, sidecar.call().timeoutSeconds());
+        assertEquals(FailurePolicy.IGNORE, sidecar.call().failurePolicy());
         AdmissionRoute scale = route(routes, "limitReplicas");
-        assertEquals("deployments/scale", scale.resource());
+        assertEquals("deployments/scale", scale.rule().resource());
         assertEquals("autoscaling", scale.requestKind().group());
         assertEquals("Scale", scale.requestKind().kind());
-        assertEquals("apps", scale.target().group());
+        assertEquals("apps", scale.rule().target().group());
         AdmissionRoute widget = route(routes, "checkSpec");
-        assertEquals("widgets", widget.plural());
-        assertEquals("In", widget.namespaceSelector().getMatchExpressions().get(0).getOperator());
-        assertEquals(List.of("a", "b"), widget.namespaceSelector().getMatchExpressions().get(0).getValues());
+        assertEquals("widgets", widget.rule().plural());
+        assertEquals("In", widget.call().namespaceSelector().getMatchExpressions().get(0).getOperator());
+        assertEquals(List.of("a", "b"), widget.call().namespaceSelector().getMatchExpressions().get(0).getValues());
         AdmissionRoute exec = route(routes, "noExec");
         assertNull(exec.requestKind());
-        assertEquals("pods/exec", exec.resource());
+        assertEquals("pods/exec", exec.rule().resource());
     }
 
     @Test
