@@ -38,7 +38,7 @@ final class Engine implements AutoCloseable {
             OperatorRuntime.Retry retry) {
         dev.mooring.engine.Engine.Builder engine = dev.mooring.engine.Engine.builder(new KubeHttp(requests), new KubeHttp(watches))
                 .threads(executor, scheduler).retry(retry).operatorNamespace(operatorNamespace);
-        entries.forEach(entry -> engine.controller(entry.definition(), entry.reconciler()));
+        entries.forEach(engine::controller);
         runtime = engine.build();
         runtime.start();
     }

@@ -7,7 +7,6 @@ import dev.mooring.engine.Informer;
 import dev.mooring.engine.InformerCache;
 import dev.mooring.engine.InformerPool;
 import dev.mooring.engine.OperatorRuntime;
-import dev.mooring.engine.StagePipeline;
 import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
 import dev.mooring.engine.admission.AdmissionRoutes;
@@ -152,8 +151,8 @@ class RbacGenerationIT {
      */
     private static void widget(Run run) throws Exception {
         WidgetCrd.install(run.admin.apiClient());
-        StagePipeline<Widget> pipeline = new StagePipeline<>(StagePlan.of(WidgetController.class, Widget.class), new WidgetController());
-        try (Engine engine = run.engine(WidgetController.class, pipeline)) {
+        try (Engine engine = run.engine(WidgetController.class, new WidgetController(),
+                StagePlan.of(WidgetController.class, Widget.class))) {
             if (!run.started(engine)) {
                 return;
             }
@@ -472,8 +471,13 @@ class RbacGenerationIT {
 
         /** The engine with this controller as generated offline, on the run's clients. */
         Engine engine(Class<?> controller, dev.mooring.api.Reconciler<?> reconciler) {
+            return engine(controller, reconciler, null);
+        }
+
+        /** @param stages the stage plan of a {@code Staged} bean, else null */
+        Engine engine(Class<?> controller, Object bean, StagePlan stages) {
             return new Engine(operator, watches, List.of(new OperatorRuntime.Entry(
-                    ControllerOptions.offline(controller, namespace).orElseThrow(), reconciler)), namespace);
+                    ControllerOptions.offline(controller, namespace).orElseThrow(), bean, stages)), namespace);
         }
 
         /** Waits until the engine started or something was refused; true when it started. */

@@ -12,7 +12,6 @@ import dev.mooring.api.Result;
 import dev.mooring.api.Stage;
 import dev.mooring.api.Staged;
 import dev.mooring.engine.OperatorRuntime;
-import dev.mooring.engine.StagePipeline;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.engine.model.StagePlan;
@@ -93,17 +92,17 @@ class RequestEconomyIT {
 
     @Test
     void aPlainPassOverAnUnchangedObjectSendsNoRequest() throws Exception {
-        steadyState("plain", new Plain(), null);
+        steadyState("plain", new Plain(), null, null);
     }
 
     @Test
     void aPassWithAFinalizerOverAnUnchangedObjectSendsNoRequest() throws Exception {
-        steadyState("finalizing", new Finalizing(), FINALIZER);
+        steadyState("finalizing", new Finalizing(), null, FINALIZER);
     }
 
     @Test
     void aStagedPassOverAnUnchangedObjectSendsNoRequest() throws Exception {
-        steadyState("staged", new StagePipeline<>(StagePlan.of(Stages.class, Widget.class), new Stages()), null);
+        steadyState("staged", new Stages(), StagePlan.of(Stages.class, Widget.class), null);
     }
 
     @Test
@@ -126,13 +125,13 @@ class RequestEconomyIT {
         }
     }
 
-    private void steadyState(String name, Reconciler<Widget> reconciler, String finalizer) throws Exception {
+    private void steadyState(String name, Object bean, StagePlan stages, String finalizer) throws Exception {
         WidgetCrd.install(Testbed.client());
         String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "economy");
         RequestCounter counter = new RequestCounter();
         KubeHttp raw = new KubeHttp(Testbed.client());
         try (Engine engine = new Engine(counter.client(), watches(), List.of(new OperatorRuntime.Entry(Engine.definition(
-                name, Widget.class, namespace, null, 1, List.of(V1ConfigMap.class), List.of(), finalizer), reconciler)))) {
+                name, Widget.class, namespace, null, 1, List.of(V1ConfigMap.class), List.of(), finalizer), bean, stages)))) {
             engine.awaitReady();
             raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(), widget("w"), "application/json");
             Eventually.await("the status written", TIMEOUT, () -> raw.get(widgetPath(namespace) + "/w", Map.of()),

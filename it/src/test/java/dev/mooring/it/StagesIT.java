@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.engine.OperatorRuntime;
-import dev.mooring.engine.StagePipeline;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.model.StagePlan;
 import dev.mooring.examples.snippets.Widget;
@@ -37,10 +36,10 @@ class StagesIT {
         String namespace = Testbed.createNamespace(core, "stages");
         KubeHttp raw = new KubeHttp(Testbed.client());
         String path = "/apis/example.com/v1/namespaces/" + namespace + "/widgets/w";
-        StagePipeline<Widget> pipeline = new StagePipeline<>(StagePlan.of(WidgetController.class, Widget.class), new WidgetController());
         try (Engine engine = new Engine(Testbed.client(), Testbed.client(), List.of(new OperatorRuntime.Entry(
                 Engine.definition("widgets", Widget.class, namespace, null, 1,
-                        List.of(V1ConfigMap.class, V1Deployment.class, V1Service.class), List.of()), pipeline)))) {
+                        List.of(V1ConfigMap.class, V1Deployment.class, V1Service.class), List.of()), new WidgetController(),
+                StagePlan.of(WidgetController.class, Widget.class))))) {
             engine.awaitReady();
             raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(),
                     "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},"

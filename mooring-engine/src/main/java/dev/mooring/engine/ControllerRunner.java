@@ -1,7 +1,6 @@
 package dev.mooring.engine;
 
 import dev.mooring.api.ObjectKey;
-import dev.mooring.api.Reconciler;
 import dev.mooring.engine.handler.ControllingOwner;
 import dev.mooring.engine.handler.EnqueueMapped;
 import dev.mooring.engine.handler.EnqueueObject;
@@ -73,10 +72,11 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private volatile dev.mooring.engine.replica.ShardGuard shards;
 
     /**
+     * @param pass the controller's kind of pass ({@link Pass#of})
      * @param environment what the passes reach outside the engine (clients, request scope, Events, clock)
      * @param onFailure told once when the controller fails fatally
      */
-    public ControllerRunner(ControllerDefinition definition, Reconciler<T> reconciler, PassEnvironment environment,
+    public ControllerRunner(ControllerDefinition definition, Pass<T> pass, PassEnvironment environment,
             WorkQueue<ObjectKey> queue, PassObserver observer, Consumer<ControllerRunner<?>> onFailure) {
         this.definition = definition;
         this.queue = queue;
@@ -84,7 +84,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         this.tracing = observer.tracing();
         this.onFailure = onFailure;
         this.caches = new ControllerCaches(definition.name());
-        this.dispatcher = new PassDispatcher<>(definition, reconciler, environment, new ControllerView(definition.name(),
+        this.dispatcher = new PassDispatcher<>(definition, pass, environment, new ControllerView(definition.name(),
                 caches, this::enqueue, environment.clock(), definition.managedConditions()));
     }
 

@@ -1,8 +1,6 @@
 package dev.mooring.engine;
 
-import dev.mooring.api.Context;
 import dev.mooring.api.DesiredStateReconciler;
-import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
 import dev.mooring.api.patch.Patches;
 import dev.mooring.engine.kube.Models;
@@ -13,12 +11,12 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonValue;
 
 /**
- * Runs a {@link DesiredStateReconciler} as a {@link Reconciler}: the returned object is compared
+ * The pass of a {@link DesiredStateReconciler}: the returned object is compared
  * with the one the pass began with; changes outside {@code status} are one guarded JSON Patch
  * (the {@code test} operations of {@link Patches#diff}), the status is staged for the pass's status
  * write, and nothing is sent when nothing changed.
  */
-final class DesiredStateAdapter<T extends KubernetesObject> implements Reconciler<T> {
+final class DesiredStateAdapter<T extends KubernetesObject> implements Pass<T> {
 
     private final DesiredStateReconciler<T> author;
 
@@ -27,13 +25,13 @@ final class DesiredStateAdapter<T extends KubernetesObject> implements Reconcile
     }
 
     @Override
-    public Result reconcile(T resource, Context<T> context) throws Exception {
+    public Result run(T resource, ReconcileContext<T> context) throws Exception {
         T original = Models.copy(resource);
         T desired = author.desired(resource, context);
         if (desired == null) {
             return Result.done();
         }
-        ((ReconcileContext<T>) context).stageStatusOf(desired);
+        context.stageStatusOf(desired);
         JsonArray operations = Patches.diff(original, desired);
         JsonArrayBuilder main = Json.createArrayBuilder();
         boolean changes = false;

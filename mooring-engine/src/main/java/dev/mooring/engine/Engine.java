@@ -70,20 +70,30 @@ public final class Engine {
          *     metrics and {@code Controllers.enqueue})
          */
         public Builder controller(ControllerDefinition definition, Reconciler<?> reconciler) {
-            for (OperatorRuntime.Entry entry : entries) {
-                if (entry.definition().name().equals(definition.name())) {
-                    throw new IllegalArgumentException("Controller name '" + definition.name() + "' is used by two controllers;"
+            return controller(new OperatorRuntime.Entry(definition, reconciler));
+        }
+
+        /**
+         * A controller whose definition is complete, of any bean {@link Pass#of} accepts.
+         *
+         * @throws IllegalArgumentException if another controller of this engine has its name
+         */
+        public Builder controller(OperatorRuntime.Entry entry) {
+            String name = entry.definition().name();
+            for (OperatorRuntime.Entry other : entries) {
+                if (other.definition().name().equals(name)) {
+                    throw new IllegalArgumentException("Controller name '" + name + "' is used by two controllers;"
                             + " give each its own @Controller(name = ...)");
                 }
             }
-            entries.add(new OperatorRuntime.Entry(definition, reconciler));
+            entries.add(entry);
             return this;
         }
 
         /**
-         * A controller of an author's bean: a {@code Staged} bean (its {@code stages} given) runs
-         * through a {@link StagePipeline}, a {@code DesiredStateReconciler} through a
-         * {@link DesiredStateAdapter}, any other is the {@code Reconciler} itself. Each of the
+         * A controller of an author's bean, whose pass {@link Pass#of} chooses: a {@code Staged}
+         * bean (its {@code stages} given), a {@code DesiredStateReconciler} or a plain
+         * {@code Reconciler}. Each of the
          * bean's {@code @Watch} methods maps a dependency, each {@code @Index} method indexes the
          * cache of a kind the controller watches, each {@code @CacheTransform} method says what
          * such a cache keeps.
@@ -104,13 +114,10 @@ public final class Engine {
             for (Method method : methods.indexes()) {
                 indexes.add(dev.mooring.engine.model.CacheIndex.of(bean, method, watched));
             }
-            Reconciler<?> reconciler = stages != null ? new StagePipeline<>(stages, bean)
-                    : bean instanceof dev.mooring.api.DesiredStateReconciler<?> desired ? new DesiredStateAdapter<>(desired)
-                    : (Reconciler<?>) bean;
             List<dev.mooring.engine.model.ObjectTransform> transforms = dev.mooring.engine.model.ObjectTransform.of(bean,
                     methods.transforms(), watched, definition.name());
-            return controller(definition.toBuilder().watches(mappers).indexes(indexes).transforms(transforms)
-                    .managedConditions(stages == null ? java.util.Set.of() : stages.managedConditions()).build(), reconciler);
+            return controller(new OperatorRuntime.Entry(definition.toBuilder().watches(mappers).indexes(indexes).transforms(transforms)
+                    .managedConditions(stages == null ? java.util.Set.of() : stages.managedConditions()).build(), bean, stages));
         }
 
         /** The threads: the engine's loops and workers run on {@code executor}, its timers on {@code scheduler}. */

@@ -1,27 +1,27 @@
 package dev.mooring.engine;
 
 import dev.mooring.api.Cleanup;
-import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.List;
 
 /**
- * The finalizer protocol of a reconciler with {@link Cleanup}: an object being deleted gets
+ * The finalizer protocol of a bean with {@link Cleanup} around its pass: an object being deleted gets
  * {@code cleanup} and then loses the finalizer (only if the finalizer is there; never
- * {@code reconcile}); any other object is reconciled as cached when it carries the finalizer (no
+ * its pass); any other object is passed as cached when it carries the finalizer (no
  * request), else first gets it with one guarded write of the cached copy (a stale copy conflicts
- * and the pass is retried), then {@code reconcile} on the object as stored.
+ * and the pass is retried), then passed as stored.
  */
 final class FinalizerPass<T extends KubernetesObject> implements Pass<T> {
 
     private final String finalizer;
-    private final Reconciler<T> reconciler;
+    private final Pass<T> body;
     private final Cleanup<T> cleanup;
 
-    FinalizerPass(String finalizer, Reconciler<T> reconciler, Cleanup<T> cleanup) {
+    /** @param body the pass of an object that is not being deleted */
+    FinalizerPass(String finalizer, Pass<T> body, Cleanup<T> cleanup) {
         this.finalizer = finalizer;
-        this.reconciler = reconciler;
+        this.body = body;
         this.cleanup = cleanup;
     }
 
@@ -37,8 +37,8 @@ final class FinalizerPass<T extends KubernetesObject> implements Pass<T> {
             return Result.done();
         }
         if (marked) {
-            return reconciler.reconcile(object, context);
+            return body.run(object, context);
         }
-        return reconciler.reconcile(context.engineClient().addFinalizer(object, finalizer), context);
+        return body.run(context.engineClient().addFinalizer(object, finalizer), context);
     }
 }

@@ -9,6 +9,7 @@ import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.engine.model.StagePlan;
 import dev.mooring.engine.model.WatchMapper;
 import dev.mooring.engine.queue.RetryPolicy;
 import dev.mooring.engine.queue.WorkQueue;
@@ -44,8 +45,24 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
 
     private static final Logger LOG = Logger.getLogger(OperatorRuntime.class.getName());
 
-    /** A controller to run: its definition (namespace resolved) and its reconciler. */
-    public record Entry(ControllerDefinition definition, Reconciler<?> reconciler) {
+    /**
+     * A controller to run: its definition (namespace resolved) and its bean, which {@link Pass#of}
+     * turns into the controller's pass.
+     *
+     * @param bean a {@code Reconciler}, a {@code DesiredStateReconciler} or a {@code Staged} bean
+     * @param stages the stage plan of a {@code Staged} bean, else null
+     */
+    public record Entry(ControllerDefinition definition, Object bean, StagePlan stages) {
+
+        public Entry {
+            java.util.Objects.requireNonNull(definition, "definition");
+            java.util.Objects.requireNonNull(bean, "bean");
+        }
+
+        /** A controller of a plain {@code Reconciler} or a {@code DesiredStateReconciler}. */
+        public Entry(ControllerDefinition definition, Reconciler<?> reconciler) {
+            this(definition, reconciler, null);
+        }
     }
 
     /** Retry settings shared by the work queues and the informers' reconnects. */
@@ -111,7 +128,8 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
                 RetryPolicy.DEFAULT_JITTER), System::nanoTime, parts.observer.queue(name));
         PassEnvironment environment = new PassEnvironment(namespace -> new LiveResourceClient(requests, types, namespace),
                 parts.requestScope, new EventRecorder(requests, "mooring/" + name, parts.operatorNamespace), clock);
-        return new ControllerRunner(entry.definition(), (Reconciler) entry.reconciler(), environment, queue, parts.observer,
+        return new ControllerRunner(entry.definition(), Pass.of(entry.definition(), entry.bean(), entry.stages()), environment,
+                queue, parts.observer,
                 failed -> onFailure((ControllerRunner<?>) failed));
     }
 

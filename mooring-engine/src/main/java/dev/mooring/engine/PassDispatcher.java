@@ -1,7 +1,6 @@
 package dev.mooring.engine;
 
 import dev.mooring.api.ObjectKey;
-import dev.mooring.api.Reconciler;
 import dev.mooring.engine.kube.Models;
 import dev.mooring.engine.model.ControllerDefinition;
 import io.kubernetes.client.common.KubernetesObject;
@@ -31,11 +30,11 @@ final class PassDispatcher<T extends KubernetesObject> {
     /** Whether the primary's status has an {@code observedGeneration} the runtime keeps; known at the first pass. */
     private volatile Boolean observesGeneration;
 
-    /** Chooses the kind of pass (plain or with cleanup) for this controller's reconciler, once. */
-    PassDispatcher(ControllerDefinition definition, Reconciler<T> reconciler, PassEnvironment environment, ControllerView view) {
+    /** @param pass the controller's kind of pass, chosen once ({@link Pass#of}) */
+    PassDispatcher(ControllerDefinition definition, Pass<T> pass, PassEnvironment environment, ControllerView view) {
         this.environment = environment;
         this.view = view;
-        this.pass = Pass.of(definition.finalizer(), reconciler);
+        this.pass = pass;
         this.kind = definition.kind().getSimpleName();
     }
 

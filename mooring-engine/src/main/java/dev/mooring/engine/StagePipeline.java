@@ -1,9 +1,7 @@
 package dev.mooring.engine;
 
-import dev.mooring.api.Cleanup;
 import dev.mooring.api.Context;
 import dev.mooring.api.EventType;
-import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
 import dev.mooring.api.TerminalException;
 import dev.mooring.api.Wait;
@@ -17,11 +15,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Runs the {@link StagePlan} of a {@code Staged} bean as a {@link Reconciler}: stages in order,
- * stopping at the first that waits or fails, reporting each stage's condition and the summary
- * {@code Ready} (see {@code Staged} for the rules). Delegates {@link Cleanup} to the bean.
+ * The pass of a {@code Staged} bean: the stages of its {@link StagePlan} in order, stopping at the
+ * first that waits or fails, reporting each stage's condition and the summary {@code Ready} (see
+ * {@code Staged} for the rules).
  */
-public final class StagePipeline<T extends KubernetesObject> implements Reconciler<T>, Cleanup<T> {
+public final class StagePipeline<T extends KubernetesObject> implements Pass<T> {
 
     private final StagePlan plan;
     private final Object bean;
@@ -37,14 +35,13 @@ public final class StagePipeline<T extends KubernetesObject> implements Reconcil
     }
 
     @Override
-    public Result reconcile(T resource, Context<T> context) throws Exception {
-        ReconcileContext<T> pass = (ReconcileContext<T>) context;
+    public Result run(T resource, ReconcileContext<T> pass) throws Exception {
         List<StagePlan.StageSpec> stages = plan.stages();
         Optional<Duration> requeue = Optional.empty();
         for (int i = 0; i < stages.size(); i++) {
             StagePlan.StageSpec stage = stages.get(i);
             try {
-                Result result = run(stage, resource, context);
+                Result result = run(stage, resource, pass);
                 pass.managedCondition(stage.name(), "True", "Succeeded", "");
                 if (result != null && result.requeueAfter().isPresent()) {
                     Duration delay = result.requeueAfter().get();
@@ -111,14 +108,5 @@ public final class StagePipeline<T extends KubernetesObject> implements Reconcil
             }
             throw e;
         }
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public void cleanup(T resource, Context<T> context) throws Exception {
-        if (!(bean instanceof Cleanup<?> cleanup)) {
-            throw new IllegalStateException(bean.getClass().getName() + " does not implement Cleanup");
-        }
-        ((Cleanup<T>) cleanup).cleanup(resource, context);
     }
 }

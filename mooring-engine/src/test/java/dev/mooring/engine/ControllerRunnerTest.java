@@ -437,7 +437,7 @@ class ControllerRunnerTest {
 
     @Test
     void aStageWithoutAMatchingCaseNorOtherwiseFailsTerminallyWithReadyFalse() throws Exception {
-        start(definition(null, false, null), new StagePipeline<>(dev.mooring.engine.model.StagePlan.of(NoCaseMatches.class,
+        startPass(definition(null, false, null), new StagePipeline<>(dev.mooring.engine.model.StagePlan.of(NoCaseMatches.class,
                 V1Deployment.class), new NoCaseMatches()));
         V1Deployment web = deployment("web", "1", 2);
         client.stored.add(web);
@@ -650,7 +650,7 @@ class ControllerRunnerTest {
 
     @Test
     void aDesiredStateReconcilersChangesAreOneGuardedPatchItsStatusASubresourceWriteAndNoChangeNoRequest() throws Exception {
-        start(definition(null, false, null), new DesiredStateAdapter<>((deployment, context) -> {
+        startPass(definition(null, false, null), new DesiredStateAdapter<>((deployment, context) -> {
             if (deployment.getMetadata().getName().equals("web")) {
                 deployment.getMetadata().setLabels(new java.util.HashMap<>(java.util.Map.of("team", "blue")));
                 deployment.setStatus(new V1DeploymentStatus().replicas(2));
@@ -1012,15 +1012,19 @@ class ControllerRunnerTest {
     }
 
     private void start(ControllerDefinition definition, Reconciler<V1Deployment> reconciler) {
-        runner = runner(definition, reconciler);
+        startPass(definition, Pass.of(definition, reconciler, null));
+    }
+
+    private void startPass(ControllerDefinition definition, Pass<V1Deployment> pass) {
+        runner = new ControllerRunner<>(definition, pass, PassEnvironment.of(client.forEveryNamespace()), queue,
+                (controller, outcome, duration) -> outcomes.add(outcome), failed::add);
         runner.attachPrimary(source);
         runner.startWorkers(workers, timers);
     }
 
     private ControllerRunner<V1Deployment> runner(ControllerDefinition definition, Reconciler<V1Deployment> reconciler) {
-        PassObserver observer = (controller, outcome, duration) -> outcomes.add(outcome);
-        return new ControllerRunner<>(definition, reconciler, PassEnvironment.of(client.forEveryNamespace()), queue, observer,
-                failed::add);
+        return new ControllerRunner<>(definition, Pass.of(definition, reconciler, null), PassEnvironment.of(client.forEveryNamespace()),
+                queue, (controller, outcome, duration) -> outcomes.add(outcome), failed::add);
     }
 
     private static ControllerDefinition definition(Duration reconcileTimeout, boolean statusEvents, String finalizer) {

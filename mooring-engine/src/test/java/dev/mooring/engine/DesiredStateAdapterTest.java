@@ -34,7 +34,7 @@ class DesiredStateAdapterTest {
         ReconcileContext<V1Deployment> context = new ReconcileContext<>(new ControllerView("web", new ControllerCaches("web"),
                 key -> { }, Clock.systemUTC(), Set.of()), new ObjectKey("ops", "web"), cached, client);
         DesiredStateReconciler<V1Deployment> author = (resource, ignored) -> desired.apply(resource);
-        assertEquals(Result.done(), new DesiredStateAdapter<>(author).reconcile(dev.mooring.engine.kube.Models.copy(cached), context));
+        assertEquals(Result.done(), new DesiredStateAdapter<>(author).run(dev.mooring.engine.kube.Models.copy(cached), context));
         return List.copyOf(client.requests);
     }
 

@@ -60,13 +60,13 @@ class StagePipelineTest {
         V1ConfigMap map = new V1ConfigMap().metadata(new V1ObjectMeta().namespace("ops").name("a")).data(new java.util.HashMap<>());
         map.getData().put("config", "v1");
 
-        assertThrows(Wait.class, () -> pipeline.reconcile(map, pass(map)));
+        assertThrows(Wait.class, () -> pipeline.run(map, pass(map)));
         assertEquals(List.of("Configured", "Served"), bean.calls, "the second stage waits");
 
         bean.calls.clear();
         map.getData().put("config", "drifted"); // someone changed what the first stage had done
         bean.served = true;
-        pipeline.reconcile(map, pass(map));
+        pipeline.run(map, pass(map));
         assertEquals(List.of("Configured", "repaired", "Served"), bean.calls,
                 "the next pass runs the first stage again, not only from the stage that waited");
         assertEquals("v1", map.getData().get("config"));
@@ -108,7 +108,7 @@ class StagePipelineTest {
         client.stored.add(deployment);
         ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> pass = new ReconcileContext<>(view(pipeline.managedConditions()),
                 new ObjectKey("ops", "a"), deployment, client);
-        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> pipeline.reconcile(deployment, pass));
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> pipeline.run(deployment, pass));
         assertEquals("the database refused", thrown.getMessage(), "the stage's failure goes on to the runner (retried)");
         assertEquals(0, bean.exposed, "no stage runs after a failed one");
         assertEquals(List.of(new EventRecorder.Queued(dev.mooring.api.EventType.WARNING, "ReconcileFailed", "Served",
@@ -130,14 +130,14 @@ class StagePipelineTest {
         bean.failure = new dev.mooring.api.TerminalException("no such plan");
         ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> terminal = new ReconcileContext<>(view(pipeline.managedConditions()),
                 new ObjectKey("ops", "a"), deployment, client);
-        assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.reconcile(deployment, terminal));
+        assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.run(deployment, terminal));
         assertEquals("TerminalError", terminal.queuedEvents().get(0).reason(), "a terminal failure says so");
 
         bean.failure = new dev.mooring.api.Wait("Starting", "the database starts");
         ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> waiting = new ReconcileContext<>(view(pipeline.managedConditions()),
                 new ObjectKey("ops", "a"), deployment, client);
         try {
-            pipeline.reconcile(deployment, waiting);
+            pipeline.run(deployment, waiting);
         } catch (dev.mooring.api.Wait expected) {
             // a Wait may go on to the runner, which requeues without backoff
         }
@@ -145,7 +145,7 @@ class StagePipelineTest {
         bean.failure = null;
         ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> succeeding = new ReconcileContext<>(view(pipeline.managedConditions()),
                 new ObjectKey("ops", "a"), deployment, client);
-        pipeline.reconcile(deployment, succeeding);
+        pipeline.run(deployment, succeeding);
         assertEquals(1, bean.exposed, "the later stage runs once the earlier succeeds");
         succeeding.persistStatus();
         String written = client.requests.get(client.requests.size() - 1);
@@ -222,7 +222,7 @@ class StagePipelineTest {
         Branching bean = new Branching();
         StagePipeline<V1ConfigMap> pipeline = new StagePipeline<>(StagePlan.of(Branching.class, V1ConfigMap.class), bean);
         V1ConfigMap map = map();
-        assertEquals(Result.requeueAfter(java.time.Duration.ofSeconds(10)), pipeline.reconcile(map, pass(map)),
+        assertEquals(Result.requeueAfter(java.time.Duration.ofSeconds(10)), pipeline.run(map, pass(map)),
                 "30 s, then 10 s, then 20 s: the pass comes back after 10 s");
         assertEquals(List.of("Third of a", "otherwise"), bean.calls, "a stage with a context parameter gets the pass's");
     }
@@ -232,7 +232,7 @@ class StagePipelineTest {
         Branching bean = new Branching();
         StagePipeline<V1ConfigMap> pipeline = new StagePipeline<>(StagePlan.of(Branching.class, V1ConfigMap.class), bean);
         for (V1ConfigMap map : List.of(map("small", "marked"), map("marked"), map())) {
-            pipeline.reconcile(map, pass(map));
+            pipeline.run(map, pass(map));
         }
         assertEquals(List.of("small", "marked", "otherwise"), bean.calls.stream().filter(call -> !call.startsWith("Third")).toList(),
                 "both match: the higher priority only; one matches: that one; none: otherwise");
@@ -254,15 +254,9 @@ class StagePipelineTest {
     void aStageWhoseCasesAllMissWithoutOtherwiseIsTerminalAndTheBeanMustImplementCleanupToBeAskedForIt() throws Exception {
         StagePipeline<V1ConfigMap> pipeline = new StagePipeline<>(StagePlan.of(OneCase.class, V1ConfigMap.class), new OneCase());
         V1ConfigMap map = map();
-        dev.mooring.api.TerminalException none = assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.reconcile(map, pass(map)));
+        dev.mooring.api.TerminalException none = assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.run(map, pass(map)));
         assertEquals("No case of stage Sized matched; add an @Otherwise method if this is expected", none.getMessage());
-        assertEquals(Result.done(), pipeline.reconcile(map("small"), pass(map("small"))));
-        assertEquals(OneCase.class.getName() + " does not implement Cleanup",
-                assertThrows(IllegalStateException.class, () -> pipeline.cleanup(map, pass(map))).getMessage());
-
-        Branching bean = new Branching();
-        new StagePipeline<V1ConfigMap>(StagePlan.of(Branching.class, V1ConfigMap.class), bean).cleanup(map, pass(map));
-        assertEquals(List.of("cleanup"), bean.calls, "cleanup goes to the bean");
+        assertEquals(Result.done(), pipeline.run(map("small"), pass(map("small"))));
     }
 
     @Test
@@ -271,8 +265,8 @@ class StagePipelineTest {
         StagePipeline<V1ConfigMap> pipeline = new StagePipeline<>(StagePlan.of(Branching.class, V1ConfigMap.class), bean);
         V1ConfigMap map = map();
         bean.thrownByOtherwise = new StackOverflowError("deep");
-        assertEquals("deep", assertThrows(StackOverflowError.class, () -> pipeline.reconcile(map, pass(map))).getMessage());
+        assertEquals("deep", assertThrows(StackOverflowError.class, () -> pipeline.run(map, pass(map))).getMessage());
         bean.thrownByOtherwise = new java.io.IOException("closed");
-        assertEquals("closed", assertThrows(java.io.IOException.class, () -> pipeline.reconcile(map, pass(map))).getMessage());
+        assertEquals("closed", assertThrows(java.io.IOException.class, () -> pipeline.run(map, pass(map))).getMessage());
     }
 }
