@@ -84,7 +84,7 @@ class EngineBehaviourIT {
     void aQuietWatchIsResumedNotReportedAsLost() throws Exception {
         ApiClient watches = Config.fromConfig(Testbed.runDir().resolve("admin.kubeconfig").toString()).setReadTimeout(1_000);
         List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(dev.mooring.engine.Informer.class.getName());
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(dev.mooring.engine.informer.Informer.class.getName());
         java.util.logging.Handler handler = new java.util.logging.Handler() {
             @Override
             public void publish(java.util.logging.LogRecord record) {
@@ -106,7 +106,7 @@ class EngineBehaviourIT {
         try (Engine engine = new Engine(Testbed.client(), watches,
                 List.of(new OperatorRuntime.Entry(definition(V1ConfigMap.class, Duration.ofMinutes(5), null, false), recorder)))) {
             engine.awaitReady();
-            dev.mooring.engine.Informer<?> informer = engine.runtime.informers().get(0);
+            dev.mooring.engine.informer.Informer<?> informer = engine.runtime.informers().get(0);
             Eventually.await("three silent periods found quiet", TIMEOUT, informer::quietWatches, quiet -> quiet >= 3);
             assertTrue(informer.connected(), "the informer reports a lost connection");
             create("after-quiet");

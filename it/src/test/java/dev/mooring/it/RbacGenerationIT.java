@@ -3,13 +3,13 @@ package dev.mooring.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.mooring.engine.Informer;
-import dev.mooring.engine.InformerCache;
-import dev.mooring.engine.InformerPool;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
 import dev.mooring.engine.admission.AdmissionRoutes;
+import dev.mooring.engine.informer.Informer;
+import dev.mooring.engine.informer.InformerCache;
+import dev.mooring.engine.informer.InformerPool;
 import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.LiveResourceClient;

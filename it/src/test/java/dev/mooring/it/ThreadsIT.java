@@ -127,7 +127,7 @@ class ThreadsIT {
                 continue;
             }
             String name = thread.substring(1, thread.indexOf('"', 1));
-            boolean loop = thread.contains("dev.mooring.engine.Informer.run")
+            boolean loop = thread.contains("dev.mooring.engine.informer.Informer.run")
                     || thread.contains("dev.mooring.engine.ControllerRunner.work")
                     || thread.contains("dev.mooring.engine.replica.LeaderElector.run");
             if (loop) {

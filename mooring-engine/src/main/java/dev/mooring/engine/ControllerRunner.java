@@ -6,6 +6,7 @@ import dev.mooring.engine.handler.EnqueueMapped;
 import dev.mooring.engine.handler.EnqueueObject;
 import dev.mooring.engine.handler.KeyMapping;
 import dev.mooring.engine.handler.MapperKeys;
+import dev.mooring.engine.informer.InformerCache;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.ControllerStatus;

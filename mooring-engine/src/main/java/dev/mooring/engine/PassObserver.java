@@ -1,5 +1,6 @@
 package dev.mooring.engine;
 
+import dev.mooring.engine.informer.Informer;
 import java.time.Duration;
 
 /**

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.OwnerReferences;
 import dev.mooring.api.TerminalException;
 import dev.mooring.api.Wait;
+import dev.mooring.engine.informer.InformerCache;
 import dev.mooring.engine.kube.Children;
 import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.OwnerReferences;
 import dev.mooring.api.PartialObjectMetadata;
+import dev.mooring.engine.informer.InformerCache;
 import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;

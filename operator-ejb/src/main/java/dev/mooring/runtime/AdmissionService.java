@@ -1,7 +1,5 @@
 package dev.mooring.runtime;
 
-import dev.mooring.engine.Informer;
-import dev.mooring.engine.InformerPool;
 import dev.mooring.engine.admission.AdmissionCaches;
 import dev.mooring.engine.admission.AdmissionDispatcher;
 import dev.mooring.engine.admission.AdmissionRoute;
@@ -9,6 +7,8 @@ import dev.mooring.engine.certificates.CertificateSettings;
 import dev.mooring.engine.certificates.ClientTrust;
 import dev.mooring.engine.certificates.SelfManagedCertificates;
 import dev.mooring.engine.certificates.ServingCertificate;
+import dev.mooring.engine.informer.Informer;
+import dev.mooring.engine.informer.InformerPool;
 import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.LiveResourceClient;
 import dev.mooring.engine.kube.ResourceType;

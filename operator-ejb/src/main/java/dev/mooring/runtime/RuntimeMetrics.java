@@ -205,7 +205,7 @@ public class RuntimeMetrics implements PassObserver {
 
     /** Gauges of an informer's connection: the outage of the API server shows here, and in the health checks' data. */
     @Override
-    public void informerCreated(dev.mooring.engine.Informer<?> informer) {
+    public void informerCreated(dev.mooring.engine.informer.Informer<?> informer) {
         Tag tag = new Tag("informer", informer.describe());
         registry.gauge(meta("mooring_informer_connected", "1 while the informer's last list or watch reached the API server"),
                 () -> informer.connected() ? 1 : 0, tag);

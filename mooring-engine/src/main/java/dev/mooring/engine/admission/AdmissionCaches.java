@@ -2,7 +2,7 @@ package dev.mooring.engine.admission;
 
 import dev.mooring.api.Cache;
 import dev.mooring.api.client.ResourceClient;
-import dev.mooring.engine.InformerCache;
+import dev.mooring.engine.informer.InformerCache;
 import dev.mooring.engine.kube.Kinds;
 import dev.mooring.engine.source.EventSource;
 import io.kubernetes.client.common.KubernetesObject;

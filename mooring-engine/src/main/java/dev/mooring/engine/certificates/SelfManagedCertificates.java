@@ -2,7 +2,7 @@ package dev.mooring.engine.certificates;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.KubernetesException;
-import dev.mooring.engine.Informer;
+import dev.mooring.engine.informer.Informer;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.Models;
 import dev.mooring.engine.kube.ResourceType;

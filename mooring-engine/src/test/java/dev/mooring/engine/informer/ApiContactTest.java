@@ -1,10 +1,11 @@
-package dev.mooring.engine;
+package dev.mooring.engine.informer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.KubernetesException;
+import dev.mooring.engine.LogCapture;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

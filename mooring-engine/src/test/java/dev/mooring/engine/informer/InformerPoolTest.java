@@ -1,7 +1,6 @@
-package dev.mooring.engine;
+package dev.mooring.engine.informer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 

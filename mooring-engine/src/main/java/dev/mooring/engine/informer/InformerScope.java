@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.informer;
 
 import dev.mooring.engine.kube.ResourceType;
 import java.util.HashMap;

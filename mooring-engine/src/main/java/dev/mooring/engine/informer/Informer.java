@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.informer;
 
 import com.google.gson.JsonObject;
 import dev.mooring.api.ObjectKey;

@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.informer;
 
 import dev.mooring.api.Cache;
 import dev.mooring.api.ObjectKey;

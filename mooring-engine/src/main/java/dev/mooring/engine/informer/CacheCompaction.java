@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.informer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
