@@ -6,6 +6,8 @@ import dev.mooring.engine.model.BeanMethods;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.StagePlan;
 import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.engine.pass.Pass;
+import dev.mooring.engine.pass.RequestScope;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.mooring.engine;
 
 import dev.mooring.engine.informer.Informer;
+import dev.mooring.engine.pass.Outcome;
 import java.time.Duration;
 
 /**

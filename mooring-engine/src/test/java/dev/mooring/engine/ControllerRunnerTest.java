@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.Cleanup;
 import dev.mooring.api.Context;
+import dev.mooring.api.DesiredStateReconciler;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
@@ -15,6 +16,13 @@ import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.WatchMapper;
+import dev.mooring.engine.pass.EventRecorder;
+import dev.mooring.engine.pass.Outcome;
+import dev.mooring.engine.pass.Pass;
+import dev.mooring.engine.pass.PassDispatcher;
+import dev.mooring.engine.pass.PassEnvironment;
+import dev.mooring.engine.pass.RequestScope;
+import dev.mooring.engine.pass.StagePipeline;
 import dev.mooring.engine.queue.RetryPolicy;
 import dev.mooring.engine.queue.WorkQueue;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -650,13 +658,14 @@ class ControllerRunnerTest {
 
     @Test
     void aDesiredStateReconcilersChangesAreOneGuardedPatchItsStatusASubresourceWriteAndNoChangeNoRequest() throws Exception {
-        startPass(definition(null, false, null), new DesiredStateAdapter<>((deployment, context) -> {
+        DesiredStateReconciler<V1Deployment> desired = (deployment, context) -> {
             if (deployment.getMetadata().getName().equals("web")) {
                 deployment.getMetadata().setLabels(new java.util.HashMap<>(java.util.Map.of("team", "blue")));
                 deployment.setStatus(new V1DeploymentStatus().replicas(2));
             }
             return deployment;
-        }));
+        };
+        startPass(definition(null, false, null), Pass.of(definition(null, false, null), desired, null));
         V1Deployment web = deployment("web", "7", 2);
         V1Deployment same = deployment("same", "1", 1);
         client.stored.add(web);

@@ -26,11 +26,11 @@ import java.util.function.Function;
  * would send, in order ({@code "GET ns/name"}, {@code "PATCH status ns/name [ops]"}, ...). What
  * the API server decides about such requests is the integration tests'.
  */
-final class RecordingClient implements EngineClient {
+public final class RecordingClient implements EngineClient {
 
-    final List<String> requests = new CopyOnWriteArrayList<>();
+    public final List<String> requests = new CopyOnWriteArrayList<>();
     /** Objects as stored: what {@link #get} answers. */
-    final List<KubernetesObject> stored = new CopyOnWriteArrayList<>();
+    public final List<KubernetesObject> stored = new CopyOnWriteArrayList<>();
     /** Thrown by every status write when set. */
     volatile RuntimeException statusWriteFailure;
 
@@ -169,7 +169,7 @@ final class RecordingClient implements EngineClient {
     }
 
     /** A client function for the runner: the same recording client for every namespace. */
-    Function<String, EngineClient> forEveryNamespace() {
+    public Function<String, EngineClient> forEveryNamespace() {
         return namespace -> this;
     }
 }

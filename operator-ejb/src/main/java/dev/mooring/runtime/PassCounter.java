@@ -1,6 +1,6 @@
 package dev.mooring.runtime;
 
-import dev.mooring.engine.Outcome;
+import dev.mooring.engine.pass.Outcome;
 import java.util.EnumSet;
 import java.util.Set;
 

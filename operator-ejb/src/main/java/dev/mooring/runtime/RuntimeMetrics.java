@@ -1,10 +1,10 @@
 package dev.mooring.runtime;
 
 import dev.mooring.engine.OperatorRuntime;
-import dev.mooring.engine.Outcome;
 import dev.mooring.engine.PassObserver;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerStatus;
+import dev.mooring.engine.pass.Outcome;
 import dev.mooring.engine.queue.QueueObserver;
 import dev.mooring.engine.replica.LeaderElector;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -2,7 +2,7 @@ package dev.mooring.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.mooring.engine.Outcome;
+import dev.mooring.engine.pass.Outcome;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,12 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.mooring.api.EventType;
 import dev.mooring.api.ObjectKey;
+import dev.mooring.engine.FakeSource;
+import dev.mooring.engine.RecordingClient;
 import dev.mooring.engine.informer.InformerCache;
 import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

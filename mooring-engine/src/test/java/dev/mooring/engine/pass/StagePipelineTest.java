@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,6 +8,7 @@ import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Result;
 import dev.mooring.api.Stage;
 import dev.mooring.api.Wait;
+import dev.mooring.engine.RecordingClient;
 import dev.mooring.engine.model.StagePlan;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.engine.kube.Models;
@@ -16,7 +16,7 @@ import java.util.logging.Logger;
  * the status staged in the pass is written, also after a failure; then the pass's Events are sent. Queue actions, counts and logs are the
  * runner's.
  */
-final class PassDispatcher<T extends KubernetesObject> {
+public final class PassDispatcher<T extends KubernetesObject> {
 
     private static final Logger LOG = Logger.getLogger(PassDispatcher.class.getName());
 
@@ -31,7 +31,7 @@ final class PassDispatcher<T extends KubernetesObject> {
     private volatile Boolean observesGeneration;
 
     /** @param pass the controller's kind of pass, chosen once ({@link Pass#of}) */
-    PassDispatcher(ControllerDefinition definition, Pass<T> pass, PassEnvironment environment, ControllerView view) {
+    public PassDispatcher(ControllerDefinition definition, Pass<T> pass, PassEnvironment environment, ControllerView view) {
         this.environment = environment;
         this.view = view;
         this.pass = pass;
@@ -42,7 +42,7 @@ final class PassDispatcher<T extends KubernetesObject> {
      * One pass over {@code cached} (read, never changed), timed by {@code timer}, which the pass
      * stops as soon as the reconciler returns or throws.
      */
-    Outcome dispatch(ObjectKey key, T cached, PassTimer timer) {
+    public Outcome dispatch(ObjectKey key, T cached, PassTimer timer) {
         ReconcileContext<T> context = new ReconcileContext<>(view, key, cached, environment.clients().apply(key.namespace()));
         Outcome outcome;
         try (RequestScope.Activation scope = environment.requestScope().activate()) {
@@ -88,7 +88,7 @@ final class PassDispatcher<T extends KubernetesObject> {
     }
 
     /** The object and controller of a pass, for messages. */
-    String describe(ObjectKey key) {
+    public String describe(ObjectKey key) {
         return kind + " " + key + " (controller " + view.controller() + ")";
     }
 }

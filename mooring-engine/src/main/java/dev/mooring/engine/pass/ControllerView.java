@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import dev.mooring.api.ObjectKey;
 import java.time.Clock;
@@ -11,10 +11,10 @@ import java.util.function.Consumer;
  * its field manager), its caches, its work queue (to enqueue other keys), the clock of the times a
  * pass writes, and the conditions its stages manage (which the author may not set).
  */
-record ControllerView(String controller, ControllerCaches caches, Consumer<ObjectKey> enqueue, Clock clock,
+public record ControllerView(String controller, ControllerCaches caches, Consumer<ObjectKey> enqueue, Clock clock,
         Set<String> managedConditions) {
 
-    ControllerView {
+    public ControllerView {
         Objects.requireNonNull(controller, "controller");
         Objects.requireNonNull(caches, "caches");
         Objects.requireNonNull(enqueue, "enqueue");

@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.OwnerReferences;
 import dev.mooring.api.PartialObjectMetadata;
+import dev.mooring.engine.FakeSource;
+import dev.mooring.engine.RecordingClient;
 import dev.mooring.engine.informer.InformerCache;
 import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
@@ -32,7 +32,7 @@ import java.util.function.Consumer;
  * The {@link Context} of one reconcile pass: clients and caches, plus the status edits and
  * Events staged during the pass, which the runner persists and flushes after it.
  */
-final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
+public final class ReconcileContext<T extends KubernetesObject> implements Context<T> {
 
     static final int MAX_EVENTS = 100;
 

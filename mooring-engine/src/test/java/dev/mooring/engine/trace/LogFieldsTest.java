@@ -1,10 +1,9 @@
-package dev.mooring.engine;
+package dev.mooring.engine.trace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.ibm.websphere.logging.hpel.LogRecordContext;
-import dev.mooring.engine.trace.Tracing;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 /** Activates a CDI request context around one reconcile pass. */
 @FunctionalInterface

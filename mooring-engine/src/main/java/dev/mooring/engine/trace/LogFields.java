@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.trace;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

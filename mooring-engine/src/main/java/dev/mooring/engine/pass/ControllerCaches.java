@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import dev.mooring.api.Cache;
 import dev.mooring.api.PartialObjectMetadata;
@@ -9,10 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The caches one controller's passes read, by kind: every kind it watches, the kinds it owns (for
  * creating and pruning children) and the kinds it watches as metadata only. Filled by the
- * {@link ControllerRunner} while it is wired, before any pass; the first cache registered for a
+ * controller's runner while it is wired, before any pass; the first cache registered for a
  * kind stays.
  */
-final class ControllerCaches {
+public final class ControllerCaches {
 
     private final String controller;
     private final Map<Class<?>, Cache<?>> watched = new ConcurrentHashMap<>();
@@ -20,24 +20,24 @@ final class ControllerCaches {
     private final Map<Class<?>, Cache<PartialObjectMetadata>> metadata = new ConcurrentHashMap<>();
 
     /** @param controller the controller's name, for the messages of a kind it does not watch */
-    ControllerCaches(String controller) {
+    public ControllerCaches(String controller) {
         this.controller = controller;
     }
 
     /** Registers the cache of a watched kind (the primary's included). */
-    ControllerCaches watched(Class<?> kind, Cache<?> cache) {
+    public ControllerCaches watched(Class<?> kind, Cache<?> cache) {
         watched.putIfAbsent(kind, cache);
         return this;
     }
 
     /** Registers the cache of an owned kind: for the primary's own kind, a cache apart from the primary cache. */
-    ControllerCaches owned(Class<?> kind, Cache<?> cache) {
+    public ControllerCaches owned(Class<?> kind, Cache<?> cache) {
         owned.putIfAbsent(kind, cache);
         return this;
     }
 
     /** Registers the cache of a kind watched as metadata only. */
-    ControllerCaches metadata(Class<?> kind, Cache<PartialObjectMetadata> cache) {
+    public ControllerCaches metadata(Class<?> kind, Cache<PartialObjectMetadata> cache) {
         metadata.putIfAbsent(kind, cache);
         return this;
     }

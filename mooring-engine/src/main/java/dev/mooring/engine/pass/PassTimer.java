@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * the timeout passes. {@link #stop()} ends both on the same thread and clears an interrupt that
  * was meant for the pass, not for the worker.
  */
-final class PassTimer {
+public final class PassTimer {
 
     private final long start = System.nanoTime();
     private final ScheduledFuture<?> timeout;
@@ -26,17 +26,17 @@ final class PassTimer {
     }
 
     /** Starts timing the current thread's pass; {@code timeout} null for none. */
-    static PassTimer start(ScheduledExecutorService scheduler, Duration timeout) {
+    public static PassTimer start(ScheduledExecutorService scheduler, Duration timeout) {
         return new PassTimer(scheduler, timeout);
     }
 
     /** Whether the timeout passed (and the thread was interrupted). */
-    boolean expired() {
+    public boolean expired() {
         return expired;
     }
 
     /** Ends the pass: the timeout is cancelled and the pass's interrupt, if any, cleared. Idempotent. */
-    void stop() {
+    public void stop() {
         if (nanos >= 0) {
             return;
         }
@@ -50,7 +50,7 @@ final class PassTimer {
     }
 
     /** How long the pass ran, once stopped. */
-    long nanos() {
+    public long nanos() {
         return nanos;
     }
 }

@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import dev.mooring.api.Result;
 import dev.mooring.api.TerminalException;

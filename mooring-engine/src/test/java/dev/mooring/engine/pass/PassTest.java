@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.pass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -11,6 +11,7 @@ import dev.mooring.api.DesiredStateReconciler;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.api.Result;
+import dev.mooring.engine.RecordingClient;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.StagePlan;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
