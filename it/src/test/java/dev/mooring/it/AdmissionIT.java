@@ -670,7 +670,7 @@ class AdmissionIT {
             assertTrue(answer.body().contains("request.namespace"), answer.body());
         }
         // the live client: refused before any request, or encoded into one segment
-        var live = new dev.mooring.engine.kube.LiveResourceClient(http, new dev.mooring.engine.kube.DiscoveredKinds(http), null);
+        var live = new dev.mooring.engine.client.LiveResourceClient(http, new dev.mooring.engine.kube.DiscoveredKinds(http), null);
         for (String steering : List.of("../../../api/v1/namespaces/" + vault + "/secrets/leaky", "..", "%2e%2e", "a/b")) {
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                     () -> live.get(io.kubernetes.client.openapi.models.V1Namespace.class, null, steering));

@@ -2,11 +2,11 @@ package dev.mooring.engine;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
+import dev.mooring.engine.client.LiveResourceClient;
 import dev.mooring.engine.informer.Informer;
 import dev.mooring.engine.informer.InformerPool;
 import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.LiveResourceClient;
 import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;

@@ -50,13 +50,13 @@ public final class FakeSource<T extends KubernetesObject> implements EventSource
     }
 
     /** The object changes to {@code object} (same key); the stored one is its old state. */
-    void update(T object) {
+    public void update(T object) {
         T old = store.put(ObjectKey.of(object), object);
         listeners.forEach(listener -> listener.onUpdate(old, object));
     }
 
     /** The object is gone. */
-    void delete(T object) {
+    public void delete(T object) {
         T old = store.remove(ObjectKey.of(object));
         listeners.forEach(listener -> listener.onDelete(old == null ? object : old));
     }

@@ -8,7 +8,7 @@ import dev.mooring.api.client.ResourceWatch;
 import dev.mooring.api.client.WaitCondition;
 import dev.mooring.api.client.WatchOptions;
 import dev.mooring.api.client.WriteOptions;
-import dev.mooring.engine.kube.EngineClient;
+import dev.mooring.engine.client.EngineClient;
 import dev.mooring.engine.kube.Models;
 import io.kubernetes.client.common.KubernetesObject;
 import jakarta.json.JsonArray;

@@ -1,9 +1,9 @@
 package dev.mooring.test;
 
 import dev.mooring.api.client.ResourceClient;
+import dev.mooring.engine.client.LiveResourceClient;
 import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.LiveResourceClient;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.Config;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.mooring.engine.pass;
 
-import dev.mooring.engine.kube.EngineClient;
+import dev.mooring.engine.client.EngineClient;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.function.Function;

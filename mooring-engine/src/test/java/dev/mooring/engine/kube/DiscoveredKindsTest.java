@@ -44,8 +44,8 @@ class DiscoveredKindsTest {
 
     @Test
     void aggregatedDiscoveryAnswersEveryKindAndItsSubresourcesWithTwoRequests() {
-        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? ServedKindsTest.AGGREGATED_CORE
-                : ServedKindsTest.AGGREGATED_APIS);
+        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? DiscoveryDocuments.AGGREGATED_CORE
+                : DiscoveryDocuments.AGGREGATED_APIS);
 
         ResourceType<V1Deployment> deployments = kinds.resolve(V1Deployment.class);
         ResourceType<V1ConfigMap> configMaps = kinds.resolve(V1ConfigMap.class);
@@ -81,8 +81,8 @@ class DiscoveredKindsTest {
     @Test
     void aKindMissingFromWhatWasReadIsLookedForOnceMoreThenRefusedWith404() {
         List<String> apis = new CopyOnWriteArrayList<>(List.of(
-                "{\"kind\":\"APIGroupDiscoveryList\",\"items\":[]}", ServedKindsTest.AGGREGATED_APIS));
-        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? ServedKindsTest.AGGREGATED_CORE
+                "{\"kind\":\"APIGroupDiscoveryList\",\"items\":[]}", DiscoveryDocuments.AGGREGATED_APIS));
+        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? DiscoveryDocuments.AGGREGATED_CORE
                 : apis.size() > 1 ? apis.remove(0) : apis.get(0));
 
         assertEquals(Set.of(), kinds.subresources(kinds.resolve(V1ConfigMap.class)));
@@ -113,7 +113,7 @@ class DiscoveredKindsTest {
 
     @Test
     void aKindSeveralGroupsServeResolvesToTheFirstWithAWarningNamingThemAndApiGroupPinsIt() {
-        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? ServedKindsTest.AGGREGATED_CORE
+        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? DiscoveryDocuments.AGGREGATED_CORE
                 : TWO_WIDGET_GROUPS);
         List<String> warnings = new CopyOnWriteArrayList<>();
         java.util.logging.Logger log = java.util.logging.Logger.getLogger(DiscoveredKinds.class.getName());
@@ -152,7 +152,7 @@ class DiscoveredKindsTest {
         @dev.mooring.api.ApiGroup("c.example.com")
         class ElsewhereV2Widget extends V1ConfigMap {
         }
-        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? ServedKindsTest.AGGREGATED_CORE
+        DiscoveredKinds kinds = kinds(request -> request.url().encodedPath().equals("/api") ? DiscoveryDocuments.AGGREGATED_CORE
                 : TWO_WIDGET_GROUPS);
         KubernetesException missing = assertThrows(KubernetesException.class, () -> kinds.resolve(ElsewhereV2Widget.class));
         assertEquals(404, missing.code());

@@ -12,28 +12,14 @@ import org.junit.jupiter.api.Test;
 
 class ServedKindsTest {
 
-    static final String AGGREGATED_APIS = """
-            {"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","items":[
-              {"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[
-                {"resource":"deployments","responseKind":{"group":"","version":"","kind":"Deployment"},"scope":"Namespaced",
-                 "subresources":[{"subresource":"status"},{"subresource":"scale"}]},
-                {"resource":"broken","scope":"Namespaced"},
-                {"resource":"nokind","responseKind":{"kind":""},"scope":"Cluster"}]}]},
-              {"metadata":{"name":"example.com"},"versions":[{"version":"v2","resources":[
-                {"resource":"widgets","responseKind":{"kind":"Widget"},"scope":"Cluster"}]}]}]}""";
-    static final String AGGREGATED_CORE = """
-            {"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","items":[
-              {"metadata":{"name":""},"versions":[{"version":"v1","resources":[
-                {"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"}]}]}]}""";
-
     @Test
     void anAggregatedDocumentGivesEachVersionsKindsWithTheirSubresourcesAndLeavesOutIncompleteEntries() {
-        Map<String, List<ServedKinds.Served>> served = ServedKinds.aggregated(json(AGGREGATED_APIS));
+        Map<String, List<ServedKinds.Served>> served = ServedKinds.aggregated(json(DiscoveryDocuments.AGGREGATED_APIS));
 
         assertEquals(List.of("apps/v1", "example.com/v2"), List.copyOf(served.keySet()));
         assertEquals(List.of(new ServedKinds.Served("Deployment", "deployments", true, Set.of("scale", "status"))), served.get("apps/v1"));
         assertEquals(List.of(new ServedKinds.Served("Widget", "widgets", false, Set.of())), served.get("example.com/v2"));
-        assertEquals(List.of("v1"), List.copyOf(ServedKinds.aggregated(json(AGGREGATED_CORE)).keySet()), "the core group has no name");
+        assertEquals(List.of("v1"), List.copyOf(ServedKinds.aggregated(json(DiscoveryDocuments.AGGREGATED_CORE)).keySet()), "the core group has no name");
     }
 
     @Test

@@ -1,9 +1,14 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.KubernetesException;
 import dev.mooring.api.client.ResourceWatch;
 import dev.mooring.api.client.WatchEvent;
+import dev.mooring.engine.kube.Backoff;
+import dev.mooring.engine.kube.Failures;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Models;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.Watch;
 import java.io.IOException;

@@ -1,8 +1,11 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.mooring.api.client.ResourceList;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Models;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,6 +8,8 @@ import com.google.gson.JsonParser;
 import dev.mooring.api.client.DeleteOptions;
 import dev.mooring.api.client.ListOptions;
 import dev.mooring.api.client.WriteOptions;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.client.WaitCondition;
 import dev.mooring.api.client.WaitTimeoutException;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import dev.mooring.api.Cache;
 import dev.mooring.api.ObjectKey;
@@ -6,6 +6,7 @@ import dev.mooring.api.TerminalException;
 import dev.mooring.api.client.DeleteOptions;
 import dev.mooring.api.client.ResourceClient;
 import dev.mooring.api.patch.Patches;
+import dev.mooring.engine.kube.Models;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

@@ -1,10 +1,12 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.mooring.api.client.DeleteOptions;
 import dev.mooring.api.client.ListOptions;
 import dev.mooring.api.client.WriteOptions;
+import dev.mooring.engine.kube.Models;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import dev.mooring.api.client.ResourceClient;
 import io.kubernetes.client.common.KubernetesObject;

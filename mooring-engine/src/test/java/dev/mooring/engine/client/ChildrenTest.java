@@ -1,4 +1,4 @@
-package dev.mooring.engine;
+package dev.mooring.engine.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.OwnerReferences;
 import dev.mooring.api.TerminalException;
 import dev.mooring.api.Wait;
+import dev.mooring.engine.FakeSource;
+import dev.mooring.engine.RecordingClient;
 import dev.mooring.engine.informer.InformerCache;
-import dev.mooring.engine.kube.Children;
 import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;

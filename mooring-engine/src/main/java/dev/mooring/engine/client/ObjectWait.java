@@ -1,9 +1,11 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.api.client.WaitCondition;
 import dev.mooring.api.client.WaitTimeoutException;
 import dev.mooring.api.client.WatchEvent;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.Map;

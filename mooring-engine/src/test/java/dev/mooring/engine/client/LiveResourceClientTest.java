@@ -1,4 +1,4 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.TerminalException;
 import dev.mooring.api.client.KubernetesException;
 import dev.mooring.api.client.WriteOptions;
+import dev.mooring.engine.kube.DiscoveredKinds;
+import dev.mooring.engine.kube.DiscoveryDocuments;
+import dev.mooring.engine.kube.KubeHttp;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -49,7 +52,7 @@ class LiveResourceClientTest {
     private Response answer(Request request) throws java.io.IOException {
         String path = request.url().encodedPath();
         if (path.equals("/api") || path.equals("/apis")) {
-            return respond(request, 200, path.equals("/api") ? ServedKindsTest.AGGREGATED_CORE : ServedKindsTest.AGGREGATED_APIS);
+            return respond(request, 200, path.equals("/api") ? DiscoveryDocuments.AGGREGATED_CORE : DiscoveryDocuments.AGGREGATED_APIS);
         }
         String body = "";
         if (request.body() != null) {

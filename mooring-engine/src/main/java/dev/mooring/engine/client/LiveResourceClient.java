@@ -1,4 +1,4 @@
-package dev.mooring.engine.kube;
+package dev.mooring.engine.client;
 
 import com.google.gson.JsonObject;
 import dev.mooring.api.TerminalException;
@@ -13,6 +13,10 @@ import dev.mooring.api.client.WaitCondition;
 import dev.mooring.api.client.WatchOptions;
 import dev.mooring.api.client.WriteOptions;
 import dev.mooring.api.patch.Patches;
+import dev.mooring.engine.kube.DiscoveredKinds;
+import dev.mooring.engine.kube.KubeHttp;
+import dev.mooring.engine.kube.Models;
+import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import jakarta.json.JsonArray;
