@@ -45,6 +45,12 @@ import java.util.Map;
  * Without {@code --output} every document goes to standard output. A wrong argument ends it
  * with exit code 2 and a message naming it, with the Maven setting of the same option
  * ({@code --ca-file} is {@code -Dmooring.manifests.ca-file}).
+ *
+ * <p>With {@value #WEBHOOKS} as its first argument, it prints only the webhook configurations,
+ * for an operator whose Service and certificate are made elsewhere (see
+ * {@link dev.mooring.engine.admission.GenerateWebhooks} for the arguments): the one command line of
+ * the generators, so that {@code MOORING_CLASSPATH} always means {@code operator-manifests} with its
+ * dependencies.
  */
 public final class GenerateManifests {
 
@@ -60,7 +66,21 @@ public final class GenerateManifests {
     private GenerateManifests() {
     }
 
+    /** The first argument that selects the webhook configurations alone. */
+    public static final String WEBHOOKS = "webhooks";
+
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals(WEBHOOKS)) {
+            try {
+                System.out.print(dev.mooring.engine.admission.GenerateWebhooks.generate(List.of(args).subList(1, args.length),
+                        System.getenv()));
+            } catch (IllegalArgumentException | ClassNotFoundException | IOException e) {
+                System.err.println("GenerateManifests webhooks: " + e.getMessage());
+                System.err.println("usage: GenerateManifests webhooks " + dev.mooring.engine.admission.GenerateWebhooks.USAGE);
+                System.exit(2);
+            }
+            return;
+        }
         try {
             Map<String, String> files = generate(List.of(args), System.getenv());
             String output = options(List.of(args)).get("--output");

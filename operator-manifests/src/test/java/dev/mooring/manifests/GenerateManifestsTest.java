@@ -191,6 +191,33 @@ class GenerateManifestsTest {
                 err);
     }
 
+    /** The webhooks command, as a process: the configurations alone on standard output; a refusal names its argument. */
+    @Test
+    void theWebhooksCommandPrintsTheConfigurationsAloneAndNamesAWrongArgument() throws Exception {
+        Path ca = Files.writeString(dir.resolve("ca.crt"), "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+        Process process = generator(GenerateManifests.WEBHOOKS, "--name", "widgets.example.com", "--service", "widgets",
+                "--namespace", "operators", "--ca-file", ca.toString(), DeploymentPolicy.class.getName());
+        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the command ended");
+        assertEquals(0, process.exitValue(), new String(process.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(out.contains("kind: ValidatingWebhookConfiguration") && out.contains("name: widgets.example.com"), out);
+        assertTrue(!out.contains("kind: Deployment") && !out.contains("kind: CustomResourceDefinition"), "the configurations alone: " + out);
+
+        Process refused = generator(GenerateManifests.WEBHOOKS, "--name", "widgets.example.com", "--namespace", "operators",
+                DeploymentPolicy.class.getName());
+        String err = new String(refused.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(refused.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the command ended");
+        assertEquals(2, refused.exitValue(), err);
+        assertTrue(err.startsWith("GenerateManifests webhooks: --name, --service and --namespace are required"), err);
+    }
+
+    private static Process generator(String... args) throws java.io.IOException {
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), GenerateManifests.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).start();
+    }
+
     @Test
     void wrongArgumentsAreNamed() {
         Map<List<String>, String> wrong = Map.of(

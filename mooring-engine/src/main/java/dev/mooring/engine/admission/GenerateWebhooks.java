@@ -2,7 +2,6 @@ package dev.mooring.engine.admission;
 
 import dev.mooring.engine.model.ControllerOptions;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,38 +10,37 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Prints the webhook configurations of an operator as YAML, offline:
+ * The webhook configurations of an operator as YAML, offline, from command-line arguments: the
+ * {@code webhooks} command of {@code dev.mooring.manifests.GenerateManifests}, the one command line of
+ * the generators:
  *
  * <pre>
- * java -cp OPERATOR_JAR:MOORING_CLASSPATH dev.mooring.engine.admission.GenerateWebhooks \
+ * java -cp "$OPERATOR_CLASSES:$MOORING_CLASSPATH" dev.mooring.manifests.GenerateManifests webhooks \
  *     --name widgets.example.com --service widgets --namespace operators [--port 443] \
  *     [--ca-file ca.crt] [--webhooks-admit-operator] CLASS...
  * </pre>
  *
  * <p>CLASS names the operator's admission beans, and its {@code @Controller} beans so that
  * namespace selectors follow their scope. The CA comes from {@code --ca-file}, else the system
- * property {@code mooring.webhook.ca-file}, else {@code MOORING_WEBHOOK_CA_FILE}. Exit status 2
- * with a message on standard error for wrong arguments.
+ * property {@code mooring.webhook.ca-file}, else {@code MOORING_WEBHOOK_CA_FILE}.
  */
 public final class GenerateWebhooks {
+
+    /** The arguments, for a usage message. */
+    public static final String USAGE = "--name NAME --service SERVICE --namespace NAMESPACE [--port 443] [--ca-file FILE]"
+            + " [--webhooks-admit-operator] CLASS...";
 
     private GenerateWebhooks() {
     }
 
-    public static void main(String[] args) {
-        try {
-            System.out.print(generate(List.of(args), System.getenv()));
-        } catch (IllegalArgumentException | IOException | ClassNotFoundException e) {
-            PrintStream err = System.err;
-            err.println("mooring: " + e.getMessage());
-            err.println("usage: GenerateWebhooks --name NAME --service SERVICE --namespace NAMESPACE [--port 443]"
-                    + " [--ca-file FILE] [--webhooks-admit-operator] CLASS...");
-            System.exit(2);
-        }
-    }
-
-    /** The YAML for these arguments; {@code env} supplies {@code MOORING_WEBHOOK_CA_FILE}. */
-    static String generate(List<String> args, Map<String, String> env) throws IOException, ClassNotFoundException {
+    /**
+     * The YAML for these arguments; {@code env} supplies {@code MOORING_WEBHOOK_CA_FILE}.
+     *
+     * @throws IllegalArgumentException naming the wrong or missing argument
+     * @throws ClassNotFoundException if a CLASS is not on the class path
+     * @throws IOException if the CA file cannot be read
+     */
+    public static String generate(List<String> args, Map<String, String> env) throws IOException, ClassNotFoundException {
         String name = null;
         String service = null;
         String namespace = null;
