@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Open Liberty for Mooring, through the local stack's launcher (mooring-local-stack, plain JDK
-# classes compiled once into the cache from this checkout's sources): installs the runtime once
+# Open Liberty for Mooring, through the local stack's launcher (scripts/local-stack.sh): installs the runtime once
 # into the cache and writes servers with the configuration of liberty-config/src/main/liberty/config.
 #
 #   scripts/liberty.sh home                      print WLP_HOME, installing the runtime if needed
@@ -15,7 +14,6 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export MOORING_CACHE=${MOORING_CACHE:-$HOME/.cache/mooring}
 version=${LIBERTY_VERSION:-$(sed -n 's:.*<liberty.runtime.version>\(.*\)</liberty.runtime.version>.*:\1:p' "$root/pom.xml")}
 zip="$MOORING_CACHE/liberty/openliberty-runtime-$version.zip"
-sources="$root/mooring-local-stack/src/main/java/dev/mooring/stack"
 
 say() { printf '[liberty] %s\n' "$*" >&2; }
 
@@ -39,25 +37,9 @@ download() {
     rm -rf "$tmp"
 }
 
-# the launcher's classes, compiled once per content of its sources (they need nothing but the JDK)
+# the launcher (scripts/local-stack.sh: its classes compiled once into the cache)
 stack() {
-    local key classes tmp
-    key=$(cat "$sources"/*.java | sha256sum | cut -c1-16)
-    classes="$MOORING_CACHE/local-stack/$key"
-    if [ ! -f "$classes/.compiled" ]; then
-        mkdir -p "$MOORING_CACHE/local-stack"
-        exec 8>"$MOORING_CACHE/local-stack/.lock"
-        flock 8
-        if [ ! -f "$classes/.compiled" ]; then
-            tmp=$(mktemp -d "$MOORING_CACHE/local-stack/.compile.XXXXXX")
-            javac -nowarn -d "$tmp" "$sources"/*.java >&2
-            touch "$tmp/.compiled"
-            rm -rf "$classes"
-            mv "$tmp" "$classes"
-        fi
-        exec 8>&-
-    fi
-    java -cp "$classes" dev.mooring.stack.StackCommand "$@"
+    bash "$root/scripts/local-stack.sh" "$@"
 }
 
 case "${1:-}" in

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 
-/** The API server the tests run against (started by local-apiserver/local-apiserver.sh before the tests). */
+/** The API server the tests run against (started through scripts/local-stack.sh by the build, before the tests). */
 final class Testbed {
 
     /** The launcher of this checkout's local API server, with the cache of the build ({@code MOORING_CACHE}). */

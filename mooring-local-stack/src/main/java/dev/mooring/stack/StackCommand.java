@@ -8,14 +8,18 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The local stack from a shell ({@code scripts/liberty.sh} and the demo use it), with the cache
- * of {@code MOORING_CACHE}:
+ * The local stack from a shell ({@code scripts/local-stack.sh}, which {@code scripts/liberty.sh},
+ * the demo and the integration tests' build use), with the cache of {@code MOORING_CACHE}:
  * <pre>
  *   liberty-home ZIP VERSION                      install Open Liberty; print its wlp folder
  *   liberty-server ZIP VERSION CONFIG_DIR USR NAME HTTP_PORT HTTPS_PORT [KEY=VALUE ...]
  *                                                 install, write server NAME under USR; print its folder
  *   ports COUNT                                   print COUNT free ports
+ *   apiserver-up FOLDER RUN_DIR [FLAG ...]        start a local API server from FOLDER (holding
+ *                                                 local-apiserver.sh) in RUN_DIR; print its kubeconfig
+ *   apiserver-down FOLDER RUN_DIR                 stop the one of RUN_DIR
  * </pre>
+ * The scripts' own output goes to standard error, so that standard output holds the result alone.
  * Exits 2 on a wrong command line, 1 when the work fails, with the reason on standard error.
  */
 public final class StackCommand {
@@ -52,8 +56,17 @@ public final class StackCommand {
             case "ports":
                 expect(args, 2, 2, "ports COUNT");
                 return Arrays.stream(FreePorts.pick(count(args[1]))).mapToObj(Integer::toString).collect(Collectors.joining(" "));
+            case "apiserver-up":
+                expect(args, 3, Integer.MAX_VALUE, "apiserver-up FOLDER RUN_DIR [FLAG ...]");
+                return ApiServerLauncher.fromFolder(Path.of(args[1]), cache, System.err::println)
+                        .up(Path.of(args[2]), Arrays.copyOfRange(args, 3, args.length)).kubeconfig().toString();
+            case "apiserver-down":
+                expect(args, 3, 3, "apiserver-down FOLDER RUN_DIR");
+                ApiServerLauncher.fromFolder(Path.of(args[1]), cache, System.err::println).down(Path.of(args[2]));
+                return "";
             default:
-                throw new IllegalArgumentException("unknown command '" + command + "'; one of liberty-home, liberty-server, ports");
+                throw new IllegalArgumentException("unknown command '" + command + "'; one of liberty-home, liberty-server, ports,"
+                        + " apiserver-up, apiserver-down");
         }
     }
 

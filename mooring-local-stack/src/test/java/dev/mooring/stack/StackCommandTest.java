@@ -28,7 +28,7 @@ class StackCommandTest {
     @Test
     void wrongCommandLinesNameWhatIsWrong() {
         StackCache cache = StackCache.at(dir);
-        assertEquals("unknown command 'start'; one of liberty-home, liberty-server, ports",
+        assertEquals("unknown command 'start'; one of liberty-home, liberty-server, ports, apiserver-up, apiserver-down",
                 assertThrows(IllegalArgumentException.class, () -> StackCommand.run(new String[] {"start"}, cache)).getMessage());
         assertEquals("usage: ports COUNT",
                 assertThrows(IllegalArgumentException.class, () -> StackCommand.run(new String[] {"ports"}, cache)).getMessage());
@@ -38,5 +38,11 @@ class StackCommandTest {
                 new String[] {"liberty-server", "z.zip", "1", "conf", "usr", "s", "http", "9443"}, cache)).getMessage());
         assertEquals("'novalue' is not KEY=VALUE", assertThrows(IllegalArgumentException.class, () -> StackCommand.run(
                 new String[] {"liberty-server", "z.zip", "1", "conf", "usr", "s", "9080", "9443", "novalue"}, cache)).getMessage());
+        assertEquals("usage: apiserver-up FOLDER RUN_DIR [FLAG ...]", assertThrows(IllegalArgumentException.class,
+                () -> StackCommand.run(new String[] {"apiserver-up", "local-apiserver"}, cache)).getMessage());
+        assertEquals("usage: apiserver-down FOLDER RUN_DIR", assertThrows(IllegalArgumentException.class,
+                () -> StackCommand.run(new String[] {"apiserver-down", "local-apiserver", "run", "extra"}, cache)).getMessage());
+        assertEquals(dir.resolve("nowhere") + " has no local-apiserver.sh", assertThrows(IllegalArgumentException.class,
+                () -> StackCommand.run(new String[] {"apiserver-down", dir.resolve("nowhere").toString(), "run"}, cache)).getMessage());
     }
 }
