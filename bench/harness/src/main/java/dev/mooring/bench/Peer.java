@@ -245,7 +245,7 @@ final class Peer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         if (stop != null && !killed) {
-            Bench.exec(stop, environment);
+            Harness.exec(stop, environment);
         }
         process.destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
@@ -274,7 +274,7 @@ final class Peer implements AutoCloseable {
 
     /** The first {@code lines} lines of the JVM's class histogram (live objects, after a full collection): where the heap goes. */
     String histogram(int lines) throws Exception {
-        String histogram = Bench.exec(List.of(jcmd, Long.toString(javaPid()), "GC.class_histogram"), Map.of());
+        String histogram = Harness.exec(List.of(jcmd, Long.toString(javaPid()), "GC.class_histogram"), Map.of());
         return String.join("\n", histogram.lines().limit(lines).toList());
     }
 
@@ -283,7 +283,7 @@ final class Peer implements AutoCloseable {
      * (a full collection, then the histogram's total), quick enough to catch a drain of seconds.
      */
     String liveNow(int lines) throws Exception {
-        String histogram = Bench.exec(List.of(jcmd, Long.toString(javaPid()), "GC.class_histogram"), Map.of());
+        String histogram = Harness.exec(List.of(jcmd, Long.toString(javaPid()), "GC.class_histogram"), Map.of());
         Matcher total = Pattern.compile("Total\\s+\\d+\\s+(\\d+)").matcher(histogram);
         return (total.find() ? Long.parseLong(total.group(1)) / (1024 * 1024) + " MiB live" : "no total")
                 + "\n" + String.join("\n", histogram.lines().limit(lines).toList());
@@ -292,9 +292,9 @@ final class Peer implements AutoCloseable {
     /** Heap in use after a full collection, in bytes, as {@code jcmd GC.heap_info} reports it. */
     long heapAfterGc() throws Exception {
         String pid = Long.toString(javaPid());
-        Bench.exec(List.of(jcmd, pid, "GC.run"), Map.of());
-        Bench.exec(List.of(jcmd, pid, "GC.run"), Map.of());
-        String info = Bench.exec(List.of(jcmd, pid, "GC.heap_info"), Map.of());
+        Harness.exec(List.of(jcmd, pid, "GC.run"), Map.of());
+        Harness.exec(List.of(jcmd, pid, "GC.run"), Map.of());
+        String info = Harness.exec(List.of(jcmd, pid, "GC.heap_info"), Map.of());
         Matcher used = Pattern.compile("used (\\d+)K").matcher(info);
         if (!used.find()) {
             throw new IllegalStateException("jcmd GC.heap_info of " + name + " printed no heap use:\n" + info);

@@ -39,8 +39,8 @@ class JdksTableTest {
     @Test
     void theVersionIsTheFeatureReleaseOfTheReleaseFile(@TempDir Path home) throws Exception {
         Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"Eclipse Adoptium\"\nJAVA_VERSION=\"25.0.3\"\n");
-        assertEquals("25", Bench.version(home));
+        assertEquals("25", Jdks.version(home));
         Files.writeString(home.resolve("release"), "JAVA_VERSION=\"17\"\n");
-        assertEquals("17", Bench.version(home));
+        assertEquals("17", Jdks.version(home));
     }
 }
