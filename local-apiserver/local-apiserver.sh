@@ -8,6 +8,7 @@
 #                                                   and RUN_DIR/admin.kubeconfig
 #   local-apiserver.sh down RUN_DIR                 stop it
 #   local-apiserver.sh build                        build only
+#   local-apiserver.sh unit-test                    build if needed, then the testbed's Go unit tests
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,6 +32,10 @@ case "${1:-}" in
     build)
         build
         ;;
+    unit-test)
+        build
+        bash "$testbed/unit-test.sh"
+        ;;
     up)
         [ $# -ge 2 ] || { echo "usage: $0 up RUN_DIR [EXTRA_ARGS...]" >&2; exit 2; }
         run_dir=$2
@@ -46,7 +51,7 @@ case "${1:-}" in
         RUN_DIR=$2 bash "$testbed/run.sh" stop || true
         ;;
     *)
-        sed -n '2,7p' "$0" >&2
+        sed -n '2,11p' "$0" >&2
         exit 2
         ;;
 esac
