@@ -14,6 +14,6 @@ public class ControllersBean implements Controllers {
 
     @Override
     public void enqueue(String controllerName, ObjectKey key) {
-        manager.enqueue(controllerName, key);
+        manager.state().enqueue(controllerName, key);
     }
 }

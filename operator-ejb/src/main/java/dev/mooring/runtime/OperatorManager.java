@@ -1,13 +1,11 @@
 package dev.mooring.runtime;
 
 import dev.mooring.api.LifecycleEvent;
-import dev.mooring.api.ObjectKey;
 import dev.mooring.api.Reconciler;
 import dev.mooring.engine.Engine;
 import dev.mooring.engine.OperatorRuntime;
 import dev.mooring.engine.kube.Failures;
 import dev.mooring.engine.model.ControllerDefinition;
-import dev.mooring.engine.model.ControllerStatus;
 import dev.mooring.engine.replica.LifecycleEvents;
 import dev.mooring.engine.replica.ReplicaCoordinator;
 import jakarta.annotation.PostConstruct;
@@ -26,7 +24,6 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -81,11 +78,9 @@ public class OperatorManager {
     @Inject
     CheckpointRestore checkpoint;
 
-    private final List<String> startFailures = new CopyOnWriteArrayList<>();
+    private final OperatorState state = new OperatorState();
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
     private LifecycleEvents events;
-    private volatile OperatorRuntime runtime;
-    private volatile ReplicaCoordinator replicas;
 
     @PostConstruct
     void start() {
@@ -94,7 +89,7 @@ public class OperatorManager {
         if (!problems.isEmpty()) {
             // deployed but failed: liveness DOWN naming each problem, nothing started
             for (RuntimeException problem : problems) {
-                startFailures.add(problem.getMessage());
+                state.failed(problem.getMessage());
                 LOG.severe("Mooring cannot start: " + problem.getMessage());
             }
             events.processFailed(problems.get(0));
@@ -126,6 +121,7 @@ public class OperatorManager {
     /** Connects, builds the controllers and hands them to the replica coordination, which starts them as its mode says. */
     private void begin(List<ReconcilerExtension.Discovered> discovered) {
         ReplicaCoordinator coordinator;
+        OperatorRuntime runtime;
         try {
             KubernetesConnection kubernetes = connection.get();
             String namespace = config.namespace();
@@ -139,8 +135,8 @@ public class OperatorManager {
                 definitions.add(add(engine, controller, namespace));
             }
             runtime = engine.build();
-            replicas = coordinator;
-            metrics.register(runtime, definitions, this::ready, coordinator.elector().orElse(null), coordinator.shards().orElse(null));
+            state.running(runtime, coordinator);
+            metrics.register(runtime, definitions, state::ready, coordinator.elector().orElse(null), coordinator.shards().orElse(null));
         } catch (RuntimeException e) {
             cannotStart(e);
             return;
@@ -149,7 +145,7 @@ public class OperatorManager {
     }
 
     private void cannotStart(RuntimeException e) {
-        startFailures.add(Failures.describe(e));
+        state.failed(Failures.describe(e));
         LOG.log(Level.SEVERE, "Mooring cannot start its controllers: " + Failures.describe(e), e);
         events.processFailed(e);
     }
@@ -178,7 +174,7 @@ public class OperatorManager {
 
     @PreDestroy
     void stop() {
-        ReplicaCoordinator running = replicas;
+        ReplicaCoordinator running = state.replicas();
         if (running != null) {
             running.stop(); // drains, ends the leader term, gives the Lease or the shards up, then SHUTDOWN
         } else {
@@ -187,89 +183,8 @@ public class OperatorManager {
         contexts.forEach(CreationalContext::release);
     }
 
-    /** Snapshots of every controller. */
-    public List<ControllerStatus> controllers() {
-        OperatorRuntime running = runtime;
-        return running == null ? List.of() : running.statuses();
-    }
-
-    /** True while no fatal failure happened. */
-    public boolean healthy() {
-        ReplicaCoordinator running = replicas;
-        return startFailures.isEmpty() && (running == null || running.healthy());
-    }
-
-    /** The fatal failures so far, each naming the controller (or the connection, the election, the sharding) and the cause. */
-    public List<String> failures() {
-        List<String> all = new ArrayList<>(startFailures);
-        ReplicaCoordinator coordination = replicas;
-        if (coordination != null) {
-            all.addAll(coordination.failures());
-            all.addAll(runtime.failures());
-        }
-        return all;
-    }
-
-    /** See {@link ReplicaCoordinator#ready()}; without controllers, healthy. */
-    public boolean ready() {
-        ReplicaCoordinator running = replicas;
-        return startFailures.isEmpty() && (running == null || running.ready());
-    }
-
-    /** See {@link ReplicaCoordinator#readyToServe()}. */
-    public boolean readyToServe() {
-        ReplicaCoordinator running = replicas;
-        return startFailures.isEmpty() && (running == null || running.readyToServe());
-    }
-
-    /** True while this replica leads, or always without election; null-free for health data. */
-    public boolean leader() {
-        ReplicaCoordinator running = replicas;
-        return running == null || running.leader();
-    }
-
-    /** See {@link ReplicaCoordinator#started()}. */
-    public boolean started() {
-        ReplicaCoordinator running = replicas;
-        return startFailures.isEmpty() && (running == null || running.started());
-    }
-
-    /** Sharding state for health data: the shards this replica owns and the members it sees; null without sharding. */
-    public String sharding() {
-        ReplicaCoordinator running = replicas;
-        return running == null ? null : running.sharding();
-    }
-
-    /** Leader election state for health data: null without election. */
-    public String leadership() {
-        ReplicaCoordinator running = replicas;
-        return running == null ? null : running.leadership();
-    }
-
-    /** See {@link OperatorRuntime#connections()}; empty before the controllers are built. */
-    public java.util.Map<String, String> connections() {
-        OperatorRuntime running = runtime;
-        return running == null ? java.util.Map.of() : running.connections();
-    }
-
-    /** Distinct informers (watch subscriptions). */
-    public int informerCount() {
-        OperatorRuntime running = runtime;
-        return running == null ? 0 : running.informerCount();
-    }
-
-    /** Relists caused by expired watch history (410 Gone), over all informers. */
-    public long relists() {
-        OperatorRuntime running = runtime;
-        return running == null ? 0 : running.relists();
-    }
-
-    /** See {@link dev.mooring.api.Controllers#enqueue}. */
-    public void enqueue(String controllerName, ObjectKey key) {
-        OperatorRuntime running = runtime;
-        if (running == null) {
-            throw new IllegalStateException("Mooring's controllers are not running: " + failures());
-        }
-        running.enqueue(controllerName, key);
+    /** What the health checks, the REST resources, the metrics and {@code Controllers} read of the running operator. */
+    public OperatorState state() {
+        return state;
     }
 }

@@ -1,5 +1,6 @@
 package dev.mooring.engine.client;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,7 +12,6 @@ import dev.mooring.api.Wait;
 import dev.mooring.engine.FakeSource;
 import dev.mooring.engine.RecordingClient;
 import dev.mooring.engine.informer.InformerCache;
-import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -24,8 +24,6 @@ import org.junit.jupiter.api.Test;
 /** The writes of owned children: what ensure, create-once, apply and prune send, and the children they refuse to take. */
 class ChildrenTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
 
     private final RecordingClient client = new RecordingClient();
     private final FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);

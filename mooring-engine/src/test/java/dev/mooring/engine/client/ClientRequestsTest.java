@@ -1,5 +1,6 @@
 package dev.mooring.engine.client;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -9,7 +10,6 @@ import dev.mooring.api.client.DeleteOptions;
 import dev.mooring.api.client.ListOptions;
 import dev.mooring.api.client.WriteOptions;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
@@ -18,8 +18,6 @@ import org.junit.jupiter.api.Test;
 
 class ClientRequestsTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
 
     @Test
     void aDeleteSendsOnlyTheOptionsGiven() {

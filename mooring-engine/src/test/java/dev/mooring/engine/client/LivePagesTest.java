@@ -1,12 +1,12 @@
 package dev.mooring.engine.client;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.util.Iterator;
@@ -24,8 +24,6 @@ import org.junit.jupiter.api.Test;
 /** A paged list: its metadata, the pages it follows, and the end of it. */
 class LivePagesTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
 
     /** Pages by continue token: none -> the first. */
     private static LivePages<V1ConfigMap> list(Map<String, String> pages) {

@@ -1,5 +1,6 @@
 package dev.mooring.engine.client;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.client.KubernetesException;
 import dev.mooring.api.client.WatchEvent;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.util.ArrayDeque;
@@ -34,8 +34,6 @@ import org.junit.jupiter.api.Test;
  */
 class LiveWatchTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
     private static final String PATH = "/api/v1/namespaces/ops/configmaps";
 
     /** Answers each request with the next scripted watch body, and records the requests' URLs. */

@@ -1,5 +1,6 @@
 package dev.mooring.engine.client;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.client.WaitCondition;
 import dev.mooring.api.client.WaitTimeoutException;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
@@ -18,8 +18,6 @@ import org.junit.jupiter.api.Test;
 /** What a wait refuses or ends before its watch: no HTTP client is given, so any request would fail the test. */
 class ObjectWaitTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
     private static final V1ConfigMap MAP = new V1ConfigMap().metadata(new V1ObjectMeta().namespace("ops").name("settings"));
 
     @Test

@@ -1,5 +1,6 @@
 package dev.mooring.engine.informer;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.gson.JsonParser;
 import dev.mooring.engine.kube.Models;
-import dev.mooring.engine.kube.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +16,6 @@ import org.junit.jupiter.api.Test;
 /** What the cache keeps smaller reads, compares and serializes as before; copies handed out are mutable again. */
 class CacheCompactionTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
 
     private static V1ConfigMap decode(String name, String data) {
         return CachedObjects.decode(JsonParser.parseString("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\""

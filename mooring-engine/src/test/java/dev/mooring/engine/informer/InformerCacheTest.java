@@ -1,5 +1,7 @@
 package dev.mooring.engine.informer;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
+import static dev.mooring.engine.TestKinds.configMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,14 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mooring.api.ObjectKey;
 import dev.mooring.engine.FakeSource;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.source.InformerListener;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,18 +21,11 @@ import org.junit.jupiter.api.Test;
 /** What a controller reads from an informer's cache: copies, label matching, namespaces, sync, replaced objects. */
 class InformerCacheTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
-
-    private static V1ConfigMap map(String name, String uid, Map<String, String> labels) {
-        return new V1ConfigMap().metadata(new V1ObjectMeta().namespace("ops").name(name).uid(uid).resourceVersion("1")
-                .labels(new HashMap<>(labels))).data(new HashMap<>(Map.of("k", "v")));
-    }
 
     @Test
     void aCacheReadIsACopyThatChangesNothingInTheCache() {
         InformerStore<V1ConfigMap> store = new InformerStore<>();
-        store.put(map("a", "u1", Map.of()));
+        store.put(configMap("a", "u1", Map.of()));
 
         store.get(new ObjectKey("ops", "a")).orElseThrow().getData().put("k", "changed by a reconciler");
         store.list().get(0).getMetadata().getLabels().put("x", "y");
@@ -45,7 +37,7 @@ class InformerCacheTest {
     @Test
     void aNamespacedReadWithoutANamespaceIsRefusedNamingTheKind() {
         FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
-        source.add(map("a", "u1", Map.of()));
+        source.add(configMap("a", "u1", Map.of()));
         InformerCache<V1ConfigMap> cache = new InformerCache<>(source);
         for (String namespace : new String[] {null, " "}) {
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> cache.get(namespace, "a"));
@@ -57,7 +49,7 @@ class InformerCacheTest {
     @Test
     void aReadOutsideTheWatchedNamespaceIsRefusedNotAnsweredEmpty() {
         FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS, "ops");
-        source.add(map("a", "u1", Map.of("app", "web")));
+        source.add(configMap("a", "u1", Map.of("app", "web")));
         InformerCache<V1ConfigMap> cache = new InformerCache<>(source);
         for (org.junit.jupiter.api.function.Executable read : List.<org.junit.jupiter.api.function.Executable>of(
                 () -> cache.get("other", "a"), () -> cache.list("other"), () -> cache.list("other", Map.of("app", "web")))) {
@@ -92,10 +84,10 @@ class InformerCacheTest {
                 heard.add("delete " + object.getMetadata().getUid());
             }
         });
-        store.replace(Map.of(new ObjectKey("ops", "a"), map("a", "u1", Map.of())));
+        store.replace(Map.of(new ObjectKey("ops", "a"), configMap("a", "u1", Map.of())));
         heard.clear();
 
-        store.replace(Map.of(new ObjectKey("ops", "a"), map("a", "u2", Map.of())));
+        store.replace(Map.of(new ObjectKey("ops", "a"), configMap("a", "u2", Map.of())));
 
         assertEquals(List.of("delete u1", "add u2"), heard);
     }
@@ -103,8 +95,8 @@ class InformerCacheTest {
     @Test
     void labelsSelectByAndAndAReadBeforeTheInitialListIsRefused() {
         FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
-        source.add(map("both", "u1", Map.of("app", "web", "tier", "front")));
-        source.add(map("one", "u2", Map.of("app", "web")));
+        source.add(configMap("both", "u1", Map.of("app", "web", "tier", "front")));
+        source.add(configMap("one", "u2", Map.of("app", "web")));
         InformerCache<V1ConfigMap> cache = new InformerCache<>(source);
 
         assertEquals(List.of("both"), cache.list("ops", Map.of("app", "web", "tier", "front")).stream()
@@ -125,8 +117,8 @@ class InformerCacheTest {
     @Test
     void aCacheOfEveryNamespaceListsOneNamespaceOrAllAndAFailedCacheSaysWhy() {
         FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
-        source.add(map("a", "u1", Map.of()));
-        V1ConfigMap elsewhere = map("b", "u2", Map.of());
+        source.add(configMap("a", "u1", Map.of()));
+        V1ConfigMap elsewhere = configMap("b", "u2", Map.of());
         elsewhere.getMetadata().setNamespace("shop");
         source.add(elsewhere);
         InformerCache<V1ConfigMap> cache = new InformerCache<>(source);

@@ -1,11 +1,11 @@
 package dev.mooring.engine.informer;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.model.ObjectTransform;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -16,8 +16,6 @@ import org.junit.jupiter.api.Test;
 /** Which sources share an informer (nothing is started: no request is sent). */
 class InformerPoolTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
     private static final Duration RESYNC = Duration.ofMinutes(5);
 
     private final KubeHttp http = new KubeHttp(new ApiClient().setBasePath("http://api.invalid"));

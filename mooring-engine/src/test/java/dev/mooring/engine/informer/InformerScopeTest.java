@@ -1,9 +1,9 @@
 package dev.mooring.engine.informer;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.mooring.engine.kube.ResourceType;
-import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,8 +11,6 @@ import org.junit.jupiter.api.Test;
 /** What an informer watches: the scope of a namespaced or cluster-scoped kind, blank selectors as none, and its description. */
 class InformerScopeTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
     private static final ResourceType<V1Namespace> NAMESPACES = new ResourceType<>("", "v1", "Namespace", "namespaces", false,
             V1Namespace.class);
 

@@ -1,5 +1,6 @@
 package dev.mooring.engine.informer;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mooring.api.ObjectKey;
 import dev.mooring.engine.kube.KubeHttp;
-import dev.mooring.engine.kube.ResourceType;
 import dev.mooring.engine.model.ObjectTransform;
 import dev.mooring.engine.source.InformerListener;
 import io.kubernetes.client.openapi.ApiClient;
@@ -34,8 +34,6 @@ import org.junit.jupiter.api.Test;
  */
 class InformerTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
 
     private final ScriptedApi api = new ScriptedApi();
     private final List<String> seen = new CopyOnWriteArrayList<>();

@@ -1,5 +1,6 @@
 package dev.mooring.engine.kube;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,8 +13,6 @@ import org.junit.jupiter.api.Test;
 /** Names that become API path segments: Kubernetes' rules, and an encoding that keeps every segment one segment. */
 class KubeNamesTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
     private static final ResourceType<V1Namespace> NAMESPACES = new ResourceType<>("", "v1", "Namespace", "namespaces", false,
             V1Namespace.class);
     private static final List<String> TRAVERSALS = List.of("..", ".", "%2e%2e", "%2E%2E", "a/b", "../../../api/v1/namespaces/kube-system/secrets/leaky",

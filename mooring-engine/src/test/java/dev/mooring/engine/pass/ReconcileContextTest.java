@@ -1,5 +1,6 @@
 package dev.mooring.engine.pass;
 
+import static dev.mooring.engine.TestKinds.CONFIG_MAPS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,8 +27,6 @@ import org.junit.jupiter.api.Test;
 /** What a pass's context gives the reconciler: its identity, caches, children's writes, staged status and conditions. */
 class ReconcileContextTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = new ResourceType<>("", "v1", "ConfigMap", "configmaps", true,
-            V1ConfigMap.class);
 
     private final RecordingClient client = new RecordingClient();
     private final FakeSource<V1ConfigMap> children = new FakeSource<>(CONFIG_MAPS);

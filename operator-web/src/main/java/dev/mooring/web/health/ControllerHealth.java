@@ -1,7 +1,7 @@
 package dev.mooring.web.health;
 
 import dev.mooring.engine.model.ControllerStatus;
-import dev.mooring.runtime.OperatorManager;
+import dev.mooring.runtime.OperatorState;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 
@@ -11,22 +11,22 @@ final class ControllerHealth {
     private ControllerHealth() {
     }
 
-    static HealthCheckResponse response(String name, boolean up, OperatorManager manager) {
+    static HealthCheckResponse response(String name, boolean up, OperatorState state) {
         HealthCheckResponseBuilder builder = HealthCheckResponse.named(name).status(up);
-        for (ControllerStatus status : manager.controllers()) {
+        for (ControllerStatus status : state.controllers()) {
             builder.withData(status.name(), status.state().name().toLowerCase(java.util.Locale.ROOT)
                     + (status.failure() == null ? "" : ": " + status.failure()));
         }
-        if (manager.leadership() != null) {
-            builder.withData("leadership", manager.leadership());
-            builder.withData("leader", manager.leader());
+        if (state.leadership() != null) {
+            builder.withData("leadership", state.leadership());
+            builder.withData("leader", state.leader());
         }
-        if (manager.sharding() != null) {
-            builder.withData("sharding", manager.sharding());
+        if (state.sharding() != null) {
+            builder.withData("sharding", state.sharding());
         }
-        manager.connections().forEach(builder::withData);
+        state.connections().forEach(builder::withData);
         int index = 0;
-        for (String failure : manager.failures()) {
+        for (String failure : state.failures()) {
             builder.withData("failure-" + index++, failure);
         }
         return builder.build();

@@ -17,6 +17,6 @@ public class ControllersLiveness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return ControllerHealth.response("mooring-runtime", manager.healthy(), manager);
+        return ControllerHealth.response("mooring-runtime", manager.state().healthy(), manager.state());
     }
 }

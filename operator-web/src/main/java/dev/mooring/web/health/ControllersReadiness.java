@@ -21,6 +21,6 @@ public class ControllersReadiness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return ControllerHealth.response("mooring-controllers", manager.readyToServe(), manager);
+        return ControllerHealth.response("mooring-controllers", manager.state().readyToServe(), manager.state());
     }
 }

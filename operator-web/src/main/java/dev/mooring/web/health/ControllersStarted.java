@@ -20,6 +20,6 @@ public class ControllersStarted implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return ControllerHealth.response("mooring-started", manager.started(), manager);
+        return ControllerHealth.response("mooring-started", manager.state().started(), manager.state());
     }
 }

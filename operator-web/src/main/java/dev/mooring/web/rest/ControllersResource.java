@@ -24,6 +24,6 @@ public class ControllersResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public List<ControllerStatus> controllers() {
-        return manager.controllers();
+        return manager.state().controllers();
     }
 }

@@ -1,6 +1,7 @@
 package dev.mooring.web.rest;
 
 import dev.mooring.runtime.OperatorManager;
+import dev.mooring.runtime.OperatorState;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -28,7 +29,7 @@ public class RuntimeResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public RuntimeStatus runtime() {
-        return new RuntimeStatus(manager.healthy(), manager.ready(), manager.informerCount(), manager.relists(),
-                manager.failures());
+        OperatorState state = manager.state();
+        return new RuntimeStatus(state.healthy(), state.ready(), state.informerCount(), state.relists(), state.failures());
     }
 }
