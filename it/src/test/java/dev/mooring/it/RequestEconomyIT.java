@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A pass over an unchanged object sends no request, reads included, for each controller style:
  * plain (a child ensured, a condition and a status field staged), with a finalizer and cleanup,
- * and staged. Adding the finalizer to a new object is one request.
+ * and staged. Adding the finalizer to a new object is one request; so is a status write from a
+ * current cache.
  */
 class RequestEconomyIT {
 
@@ -122,6 +123,46 @@ class RequestEconomyIT {
                     s -> s.successes() >= 2 && s.queued() == 0 && s.processing() == 0 && s.delayed() == 0);
             assertEquals(List.of("PATCH " + widgetPath(namespace) + "/w"), counter.requests,
                     "the first pass adds the finalizer with one guarded PATCH of the cached object, the next pass sends nothing");
+        }
+    }
+
+    /** Copies the spec's message into the status. */
+    static final class StatusOnly implements Reconciler<Widget> {
+        @Override
+        public Result reconcile(Widget widget, Context<Widget> context) {
+            context.updateStatus(w -> {
+                if (w.getStatus() == null) {
+                    w.setStatus(new Widget.Status());
+                }
+                w.getStatus().observedMessage = widget.getSpec().message;
+            });
+            return Result.done();
+        }
+    }
+
+    @Test
+    void aStatusWriteFromACurrentCacheIsOneRequest() throws Exception {
+        WidgetCrd.install(Testbed.client());
+        String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "economy");
+        RequestCounter counter = new RequestCounter();
+        KubeHttp raw = new KubeHttp(Testbed.client());
+        try (Engine engine = new Engine(counter.client(), watches(), List.of(new OperatorRuntime.Entry(Engine.definition(
+                "status-only", Widget.class, namespace, null, 1, List.of(), List.of()), new StatusOnly())))) {
+            engine.awaitReady();
+            raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(), widget("w"), "application/json");
+            Eventually.await("the first status", TIMEOUT, () -> raw.get(widgetPath(namespace) + "/w", Map.of()),
+                    w -> w.has("status") && "hello".equals(w.getAsJsonObject("status").get("observedMessage").getAsString()));
+            Eventually.await("quiet", TIMEOUT, () -> status(engine, "status-only"), s -> s.queued() == 0 && s.processing() == 0
+                    && s.delayed() == 0);
+            counter.requests.clear();
+            raw.send("PATCH", widgetPath(namespace) + "/w", Map.of(), "{\"spec\":{\"message\":\"changed\"}}",
+                    "application/merge-patch+json");
+            Eventually.await("the changed status", TIMEOUT, () -> raw.get(widgetPath(namespace) + "/w", Map.of()),
+                    w -> "changed".equals(w.getAsJsonObject("status").get("observedMessage").getAsString()));
+            Eventually.await("quiet again", TIMEOUT, () -> status(engine, "status-only"), s -> s.queued() == 0
+                    && s.processing() == 0 && s.delayed() == 0);
+            assertEquals(List.of("PATCH " + widgetPath(namespace) + "/w/status"), counter.requests,
+                    "one guarded PATCH from the cached object, no read before it");
         }
     }
 

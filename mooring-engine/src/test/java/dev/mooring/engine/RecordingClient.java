@@ -23,8 +23,9 @@ import java.util.function.Function;
 
 /**
  * A live client that answers from objects the test stores and writes down every request it
- * would send, in order ({@code "GET ns/name"}, {@code "PATCH status ns/name [ops]"}, ...). What
- * the API server decides about such requests is the integration tests'.
+ * would send, in order ({@code "GET ns/name"}, {@code "PATCH status ns/name [ops]"}, ...); a
+ * patch guarded by a resourceVersion other than a stored object's fails as a conflict. What the
+ * API server decides about such requests is the integration tests'.
  */
 public final class RecordingClient implements EngineClient {
 
@@ -55,7 +56,38 @@ public final class RecordingClient implements EngineClient {
         if (options.status() && statusWriteFailure != null) {
             throw statusWriteFailure;
         }
-        return target;
+        // a guarded patch of a stored object that has moved on fails, as the API server fails it (422, a failed test)
+        for (jakarta.json.JsonValue operation : operations) {
+            var op = operation.asJsonObject();
+            if (op.getString("op").equals("test") && op.getString("path").equals("/metadata/resourceVersion")) {
+                String expected = op.getString("value");
+                stored.stream().filter(object -> object.getClass() == target.getClass() && key(object).equals(key(target)))
+                        .filter(object -> !expected.equals(object.getMetadata().getResourceVersion())).findFirst()
+                        .ifPresent(object -> {
+                            throw new dev.mooring.api.client.KubernetesException(422, "Invalid", "the test of resourceVersion "
+                                    + expected + " failed: stored " + object.getMetadata().getResourceVersion(), null, true);
+                        });
+            }
+        }
+        return written(target);
+    }
+
+    /** {@code object} as written: a stored object of its kind and name gets a new resourceVersion, as the API server gives it. */
+    private <R extends KubernetesObject> R written(R object) {
+        for (int i = 0; i < stored.size(); i++) {
+            KubernetesObject current = stored.get(i);
+            String version = current.getMetadata().getResourceVersion();
+            if (current.getClass() == object.getClass() && key(current).equals(key(object)) && version != null
+                    && version.matches("\\d+")) {
+                KubernetesObject next = Models.copy(current);
+                next.getMetadata().setResourceVersion(Long.toString(Long.parseLong(version) + 1));
+                stored.set(i, next);
+                R written = Models.copy(object);
+                written.getMetadata().setResourceVersion(next.getMetadata().getResourceVersion());
+                return written;
+            }
+        }
+        return object;
     }
 
     @Override
@@ -79,13 +111,13 @@ public final class RecordingClient implements EngineClient {
         return withFinalizers(resource, list -> list.remove(finalizer));
     }
 
-    private static <R extends KubernetesObject> R withFinalizers(R resource, Consumer<List<String>> change) {
+    private <R extends KubernetesObject> R withFinalizers(R resource, Consumer<List<String>> change) {
         R copy = Models.copy(resource);
         List<String> finalizers = copy.getMetadata().getFinalizers() == null ? new ArrayList<>()
                 : new ArrayList<>(copy.getMetadata().getFinalizers());
         change.accept(finalizers);
         copy.getMetadata().setFinalizers(finalizers);
-        return copy;
+        return written(copy);
     }
 
     @Override

@@ -44,7 +44,7 @@ final class DesiredStateAdapter<T extends KubernetesObject> implements Pass<T> {
             main.add(operation);
         }
         if (changes) {
-            context.client().patch(original, main.build());
+            context.primaryWritten(context.client().patch(original, main.build()));
         }
         return Result.done();
     }

@@ -39,6 +39,8 @@ final class FinalizerPass<T extends KubernetesObject> implements Pass<T> {
         if (marked) {
             return body.run(object, context);
         }
-        return body.run(context.engineClient().addFinalizer(object, finalizer), context);
+        T withFinalizer = context.engineClient().addFinalizer(object, finalizer);
+        context.primaryWritten(withFinalizer);
+        return body.run(withFinalizer, context);
     }
 }

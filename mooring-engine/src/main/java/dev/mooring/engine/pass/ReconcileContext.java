@@ -7,6 +7,7 @@ import dev.mooring.api.Cache;
 import dev.mooring.api.Context;
 import dev.mooring.api.EventType;
 import dev.mooring.api.ObjectKey;
+import dev.mooring.api.client.KubernetesException;
 import dev.mooring.api.client.PatchOptions;
 import dev.mooring.api.client.ResourceClient;
 import dev.mooring.api.patch.Patches;
@@ -44,6 +45,8 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
     /** The cached object as a Gson tree, made once, on the first status call of the pass. */
     private JsonObject ownerTree;
     private JsonElement stagedStatus;
+    /** The pass's own latest write of its object, or null: the base of the status write. */
+    private T written;
     private final List<EventRecorder.Queued> events = new ArrayList<>();
 
     /**
@@ -271,9 +274,26 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
             return;
         }
         JsonValue staged = statusDocument(stagedStatus);
-        if (Patches.jsonPatch(statusDocument(statusOf(ownerTree())), staged).isEmpty()) {
+        T base = written != null ? written : owner;
+        JsonObject baseTree = written != null ? GSON.toJsonTree(written).getAsJsonObject() : ownerTree();
+        JsonArray changes = Patches.jsonPatch(statusDocument(statusOf(baseTree)), staged);
+        if (changes.isEmpty()) {
             return;
         }
+        try {
+            // one request while the cache is current: the patch from the object the pass began from (or its own
+            // latest write of it), guarded by that version's uid and resourceVersion
+            client.patch(base, Patches.guarded(base, changes), PatchOptions.statusSubresource());
+            return;
+        } catch (KubernetesException e) {
+            if (e.isNotFound()) {
+                return; // gone: nothing of ours to report on
+            }
+            if (!e.isConflict()) {
+                throw e;
+            }
+        }
+        // the cache was behind the store: read the object and patch from what is stored (a conflict again fails the pass)
         Optional<T> live = client.get((Class<T>) owner.getClass(), owner.getMetadata().getNamespace(),
                 owner.getMetadata().getName());
         if (live.isEmpty() || !owner.getMetadata().getUid().equals(live.get().getMetadata().getUid())) {
@@ -283,6 +303,17 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
         JsonArray operations = Patches.guarded(live.get(), Patches.jsonPatch(stored, staged));
         if (!operations.isEmpty()) {
             client.patch(live.get(), operations, PatchOptions.statusSubresource());
+        }
+    }
+
+    /**
+     * The pass wrote its own object and got {@code latest} back (the finalizer added, a desired
+     * state's patch): the status write starts from it rather than from the cached copy, which that
+     * write made stale.
+     */
+    void primaryWritten(T latest) {
+        if (latest != null && latest.getMetadata() != null && latest.getMetadata().getResourceVersion() != null) {
+            written = latest;
         }
     }
 

@@ -69,6 +69,33 @@ class PassTest {
     }
 
     @Test
+    void theStatusOfThePassThatAddsTheFinalizerIsWrittenFromTheVersionThatWriteMadeWithNoRead() throws Exception {
+        client.stored.add(map(false));
+        Pass<V1ConfigMap> pass = Pass.of(definition(FINALIZER), new StatusWriting(), null);
+        ReconcileContext<V1ConfigMap> context = context();
+        pass.run(map(false), context);
+        context.persistStatus();
+        assertEquals(2, client.requests.size(), client.requests.toString());
+        assertEquals("ADD FINALIZER ops/a " + FINALIZER, client.requests.get(0));
+        assertTrue(client.requests.get(1).startsWith("PATCH status ops/a ")
+                && client.requests.get(1).contains("{\"op\":\"test\",\"path\":\"/metadata/resourceVersion\",\"value\":\"2\"}"),
+                "guarded by the version the finalizer's write made: " + client.requests.get(1));
+    }
+
+    /** A reconciler with cleanup that stages a condition. */
+    static final class StatusWriting implements Reconciler<V1ConfigMap>, Cleanup<V1ConfigMap> {
+        @Override
+        public Result reconcile(V1ConfigMap map, Context<V1ConfigMap> context) {
+            context.condition("Synced", "True", "Copied", "copied");
+            return Result.done();
+        }
+
+        @Override
+        public void cleanup(V1ConfigMap map, Context<V1ConfigMap> context) {
+        }
+    }
+
+    @Test
     void aBeanOfNoKnownKindIsRefusedByName() {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> Pass.of(definition(null), new Object(), null));
