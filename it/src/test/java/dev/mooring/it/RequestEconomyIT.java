@@ -20,6 +20,13 @@ import dev.mooring.it.widget.WidgetCrd;
 import dev.mooring.test.Eventually;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ContainerPort;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +36,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A pass over an unchanged object sends no request, reads included, for each controller style:
  * plain (a child ensured, a condition and a status field staged), with a finalizer and cleanup,
- * and staged. Adding the finalizer to a new object is one request; so is a status write from a
+ * staged, and applying its children (a change then applies only the child it changes). Adding the finalizer to a new object is one request; so is a status write from a
  * current cache.
  */
 class RequestEconomyIT {
@@ -91,19 +98,71 @@ class RequestEconomyIT {
         }
     }
 
+    /** Applies two children (a ConfigMap with the message, a Deployment) and writes the status. */
+    static final class Applying implements Reconciler<Widget> {
+        @Override
+        public Result reconcile(Widget widget, Context<Widget> context) {
+            String name = widget.getMetadata().getName();
+            context.apply(new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
+                    .metadata(new V1ObjectMeta().name(name + "-config").labels(Map.of("app", name)))
+                    .data(Map.of("message", widget.getSpec().message)));
+            context.apply(new V1Deployment().apiVersion("apps/v1").kind("Deployment").metadata(new V1ObjectMeta().name(name + "-web"))
+                    .spec(new V1DeploymentSpec().replicas(1).selector(new V1LabelSelector().matchLabels(Map.of("app", name)))
+                            .template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(Map.of("app", name)))
+                                    .spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("web:1")
+                                            .ports(List.of(new V1ContainerPort().containerPort(8080)))))))));
+            context.updateStatus(w -> {
+                if (w.getStatus() == null) {
+                    w.setStatus(new Widget.Status());
+                }
+                w.getStatus().observedMessage = widget.getSpec().message;
+            });
+            return Result.done();
+        }
+    }
+
+    @Test
+    void anApplyingPassOverAnUnchangedObjectSendsNoRequestAndAChangeAppliesOnlyTheChildItChanges() throws Exception {
+        String namespace = steadyState("applying", new Applying(), null, null, List.of(V1ConfigMap.class, V1Deployment.class));
+        KubeHttp raw = new KubeHttp(Testbed.client());
+        // the engine of steadyState is closed: a fresh one over the same objects
+        RequestCounter counter = new RequestCounter();
+        try (Engine engine = new Engine(counter.client(), watches(), List.of(new OperatorRuntime.Entry(Engine.definition(
+                "applying", Widget.class, namespace, null, 1, List.of(V1ConfigMap.class, V1Deployment.class), List.of()),
+                new Applying())))) {
+            engine.awaitReady();
+            Eventually.await("quiet", TIMEOUT, () -> status(engine, "applying"), s -> s.successes() >= 1 && s.queued() == 0
+                    && s.processing() == 0 && s.delayed() == 0);
+            assertTrue(counter.requests.stream().allMatch(request -> request.startsWith("GET ")),
+                    "a fresh start over applied children sends discovery and lists, no write: " + counter.requests);
+            counter.requests.clear();
+            raw.send("PATCH", widgetPath(namespace) + "/w", Map.of(), "{\"spec\":{\"message\":\"changed\"}}",
+                    "application/merge-patch+json");
+            Eventually.await("the changed status", TIMEOUT, () -> raw.get(widgetPath(namespace) + "/w", Map.of()),
+                    w -> "changed".equals(w.getAsJsonObject("status").get("observedMessage").getAsString()));
+            Eventually.await("quiet again", TIMEOUT, () -> status(engine, "applying"), s -> s.queued() == 0 && s.processing() == 0
+                    && s.delayed() == 0);
+            assertEquals(List.of("PATCH /api/v1/namespaces/" + namespace + "/configmaps/w-config",
+                    "PATCH " + widgetPath(namespace) + "/w/status"), counter.requests,
+                    "one apply of the child that changed, one status write; the Deployment untouched");
+            assertEquals("changed", new CoreV1Api(Testbed.client()).readNamespacedConfigMap("w-config", namespace).execute()
+                    .getData().get("message"));
+        }
+    }
+
     @Test
     void aPlainPassOverAnUnchangedObjectSendsNoRequest() throws Exception {
-        steadyState("plain", new Plain(), null, null);
+        steadyState("plain", new Plain(), null, null, List.of(V1ConfigMap.class));
     }
 
     @Test
     void aPassWithAFinalizerOverAnUnchangedObjectSendsNoRequest() throws Exception {
-        steadyState("finalizing", new Finalizing(), null, FINALIZER);
+        steadyState("finalizing", new Finalizing(), null, FINALIZER, List.of(V1ConfigMap.class));
     }
 
     @Test
     void aStagedPassOverAnUnchangedObjectSendsNoRequest() throws Exception {
-        steadyState("staged", new Stages(), StagePlan.of(Stages.class, Widget.class), null);
+        steadyState("staged", new Stages(), StagePlan.of(Stages.class, Widget.class), null, List.of(V1ConfigMap.class));
     }
 
     @Test
@@ -166,13 +225,15 @@ class RequestEconomyIT {
         }
     }
 
-    private void steadyState(String name, Object bean, StagePlan stages, String finalizer) throws Exception {
+    /** Three passes over an unchanged object send nothing; returns the namespace (its objects stay). */
+    private String steadyState(String name, Object bean, StagePlan stages, String finalizer,
+            List<Class<? extends io.kubernetes.client.common.KubernetesObject>> owns) throws Exception {
         WidgetCrd.install(Testbed.client());
         String namespace = Testbed.createNamespace(new CoreV1Api(Testbed.client()), "economy");
         RequestCounter counter = new RequestCounter();
         KubeHttp raw = new KubeHttp(Testbed.client());
         try (Engine engine = new Engine(counter.client(), watches(), List.of(new OperatorRuntime.Entry(Engine.definition(
-                name, Widget.class, namespace, null, 1, List.of(V1ConfigMap.class), List.of(), finalizer), bean, stages)))) {
+                name, Widget.class, namespace, null, 1, owns, List.of(), finalizer), bean, stages)))) {
             engine.awaitReady();
             raw.send("POST", "/apis/example.com/v1/namespaces/" + namespace + "/widgets", Map.of(), widget("w"), "application/json");
             Eventually.await("the status written", TIMEOUT, () -> raw.get(widgetPath(namespace) + "/w", Map.of()),
@@ -194,6 +255,7 @@ class RequestEconomyIT {
             assertTrue(finalizer == null || stored.getAsJsonObject("metadata").getAsJsonArray("finalizers").toString()
                     .contains(finalizer), stored.toString());
         }
+        return namespace;
     }
 
     /**

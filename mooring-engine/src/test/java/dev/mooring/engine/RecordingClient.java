@@ -188,8 +188,22 @@ public final class RecordingClient implements EngineClient {
         return false;
     }
 
+    /** The objects applied so far, in order. */
+    private final List<KubernetesObject> applied = new CopyOnWriteArrayList<>();
+
+    /** The last object of {@code type} applied. */
+    public <R extends KubernetesObject> R applied(Class<R> type) {
+        for (int i = applied.size() - 1; i >= 0; i--) {
+            if (type.isInstance(applied.get(i))) {
+                return type.cast(Models.copy(applied.get(i)));
+            }
+        }
+        throw new AssertionError("nothing of " + type.getSimpleName() + " was applied");
+    }
+
     @Override
     public <R extends KubernetesObject> R apply(R object, String fieldManager, WriteOptions options) {
+        applied.add(Models.copy(object));
         record("APPLY by " + fieldManager + " " + key(object) + " " + object.getMetadata().getOwnerReferences().stream()
                 .map(reference -> reference.getKind() + "/" + reference.getName()).toList());
         return object;

@@ -80,11 +80,22 @@ public interface Context<T extends KubernetesObject> {
     <C extends KubernetesObject> C createOnce(C desired);
 
     /**
-     * Like {@link #ensure}, through server-side apply with this controller's field manager
-     * ({@code mooring-<controller name>}): the server merges, and fields this controller
-     * stops setting are removed by it if no one else manages them.
+     * Create or update a child through server-side apply with this controller's field manager
+     * ({@code mooring-<controller name>}), owned by the object being reconciled as with
+     * {@link #ensure}: the server merges (lists by their keys), and fields this controller stops
+     * setting are removed by it if no one else manages them.
      *
-     * @return the live child
+     * <p>Nothing is sent when the cached child (its kind declared with {@link Controller#owns()})
+     * already holds every field {@code desired} sets, with its value, and this controller sets
+     * the same fields as at its last apply: the apply records a digest of the fields it sets in
+     * the child's annotation {@code apply.mooring.dev/fields}. A child missing from the cache is
+     * read live first. A value the API server rewrites (a quantity such as {@code 1000m} stored
+     * as {@code 1}) never matches and costs an apply on every pass: write it as the server does.
+     *
+     * @return the live child (the cached one when nothing was sent)
+     * @throws TerminalException if a child of that name exists and is not controlled by this
+     *     object, as for {@link #ensure}
+     * @throws dev.mooring.api.client.KubernetesException when the apply fails
      */
     <C extends KubernetesObject> C apply(C desired);
 

@@ -51,7 +51,11 @@ public final class Children {
         C current = live.get();
         checkControlledBy(current, owner);
         want.getMetadata().setOwnerReferences(withReference(current.getMetadata().getOwnerReferences(), reference(owner)));
-        JsonValue merged = Patches.merge(Patches.toJson(current), desiredJson(want));
+        JsonValue currentJson = Patches.toJson(current);
+        if (AppliedFields.holds(currentJson, desiredJson(want))) {
+            return current; // lists the server completed with defaults (a Deployment's containers) hold as they are
+        }
+        JsonValue merged = Patches.merge(currentJson, desiredJson(want));
         C mergedModel = JSON.deserialize(merged.toString(), kindOf(want));
         JsonArray operations = Patches.diff(current, mergedModel);
         return operations.isEmpty() ? current : client.patch(current, operations);
@@ -81,12 +85,24 @@ public final class Children {
         return apply(client, owner, desired, fieldManager, null);
     }
 
-    /** Server-side apply (one request); the ownership check reads {@code cache} when there is one. */
+    /**
+     * Server-side apply against {@code cache} when there is one: no request when the cached child
+     * holds every field the desired object sets and this controller applies the same set of fields
+     * as last time (see {@link AppliedFields}); else one apply. The ownership check reads the cache
+     * (a child missing from it is read live).
+     */
     public static <C extends KubernetesObject> C apply(ResourceClient client, KubernetesObject owner, C desired, String fieldManager,
             Cache<C> cache) {
         C want = withDefaults(owner, desired);
-        current(client, cache, want).ifPresent(current -> checkControlledBy(current, owner));
         want.getMetadata().setOwnerReferences(List.of(reference(owner)));
+        AppliedFields.mark(want);
+        Optional<C> current = current(client, cache, want);
+        if (current.isPresent()) {
+            checkControlledBy(current.get(), owner);
+            if (AppliedFields.holds(Patches.toJson(current.get()), desiredJson(want))) {
+                return current.get();
+            }
+        }
         return client.apply(want, fieldManager);
     }
 

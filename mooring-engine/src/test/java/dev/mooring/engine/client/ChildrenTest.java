@@ -106,6 +106,83 @@ class ChildrenTest {
         assertEquals(List.of("GET ops/settings", "APPLY by mooring-web ops/settings [Deployment/web]"), client.requests);
     }
 
+    /** The child as the API server stores an apply of {@code desired}: with the defaults it adds and a resourceVersion. */
+    private V1ConfigMap storedApply(V1ConfigMap applied, Map<String, String> extraAnnotations) {
+        V1ConfigMap stored = io.kubernetes.client.openapi.JSON.getGson().fromJson(io.kubernetes.client.openapi.JSON.getGson()
+                .toJson(applied), V1ConfigMap.class);
+        stored.getMetadata().uid("uid-" + stored.getMetadata().getName()).resourceVersion("9");
+        extraAnnotations.forEach(stored.getMetadata()::putAnnotationsItem);
+        source.add(stored);
+        return stored;
+    }
+
+    /** What the recording client was asked to apply last. */
+    private V1ConfigMap lastApplied() {
+        return client.applied(V1ConfigMap.class);
+    }
+
+    @Test
+    void anApplyOfWhatTheCachedChildHoldsCostsNoRequestAndAChangedValueOneApply() {
+        Children.apply(client, owner, desired("settings", Map.of("k", "v")), "mooring-web", cache);
+        assertEquals(List.of("GET ops/settings", "APPLY by mooring-web ops/settings [Deployment/web]"), client.requests);
+        assertTrue(lastApplied().getMetadata().getAnnotations().get(AppliedFields.ANNOTATION).startsWith("sha256:"),
+                "the apply carries the digest of its field set: " + lastApplied().getMetadata());
+        storedApply(lastApplied(), Map.of("someone.else/note", "kept")); // the server's and other managers' fields do not matter
+
+        client.requests.clear();
+        Children.apply(client, owner, desired("settings", Map.of("k", "v")), "mooring-web", cache);
+        assertEquals(List.of(), client.requests, "the cached child holds every field: no request");
+
+        Children.apply(client, owner, desired("settings", Map.of("k", "w")), "mooring-web", cache);
+        assertEquals(List.of("APPLY by mooring-web ops/settings [Deployment/web]"), client.requests, "a changed value: one apply");
+    }
+
+    @Test
+    void aFieldDroppedFromTheDesiredChildIsAppliedAwayThoughTheCachedChildStillHoldsTheRest() {
+        Children.apply(client, owner, desired("settings", Map.of("k", "v", "old", "x")), "mooring-web", cache);
+        storedApply(lastApplied(), Map.of());
+        client.requests.clear();
+        Children.apply(client, owner, desired("settings", Map.of("k", "v")), "mooring-web", cache);
+        assertEquals(List.of("APPLY by mooring-web ops/settings [Deployment/web]"), client.requests,
+                "the field set changed (its digest): the apply removes data.old");
+    }
+
+    @Test
+    void aChildAppliedWithoutTheDigestIsAppliedOnceMore() {
+        V1ConfigMap child = cached("settings", OwnerReferences.controllerOf(owner), Map.of("k", "v"));
+        assertTrue(child.getMetadata().getAnnotations() == null || !child.getMetadata().getAnnotations().containsKey(AppliedFields.ANNOTATION));
+        Children.apply(client, owner, desired("settings", Map.of("k", "v")), "mooring-web", cache);
+        assertEquals(List.of("APPLY by mooring-web ops/settings [Deployment/web]"), client.requests);
+    }
+
+    @Test
+    void holdingComparesMembersListsByPositionAndNumbersByValue() {
+        jakarta.json.JsonValue have = jakarta.json.Json.createReader(new java.io.StringReader(
+                "{\"a\":{\"b\":1.0,\"extra\":true},\"list\":[{\"name\":\"x\",\"default\":\"d\"}],\"s\":\"t\"}")).readValue();
+        java.util.function.Function<String, jakarta.json.JsonValue> json = text -> jakarta.json.Json.createReader(
+                new java.io.StringReader(text)).readValue();
+        assertTrue(AppliedFields.holds(have, json.apply("{\"a\":{\"b\":1},\"list\":[{\"name\":\"x\"}]}")),
+                "defaults beside the desired fields, 1 and 1.0");
+        assertTrue(!AppliedFields.holds(have, json.apply("{\"a\":{\"b\":2}}")), "another number");
+        assertTrue(!AppliedFields.holds(have, json.apply("{\"list\":[{\"name\":\"x\"},{\"name\":\"y\"}]}")), "a longer list");
+        assertTrue(!AppliedFields.holds(have, json.apply("{\"list\":[{\"name\":\"y\"}]}")), "another element");
+        assertTrue(!AppliedFields.holds(have, json.apply("{\"missing\":\"m\"}")), "a member it lacks");
+        assertTrue(!AppliedFields.holds(have, json.apply("{\"s\":{\"t\":1}}")), "an object where it has a string");
+        assertTrue(!AppliedFields.holds(have, json.apply("{\"s\":\"u\"}")), "another string");
+    }
+
+    @Test
+    void anEnsuredChildWhoseListsTheServerCompletedCostsNoRequest() {
+        V1ConfigMap child = cached("settings", OwnerReferences.controllerOf(owner), Map.of("k", "v"));
+        child.getMetadata().setLabels(Map.of("app", "web", "added-by", "server"));
+        source.update(child);
+        client.requests.clear();
+        V1ConfigMap desired = desired("settings", Map.of("k", "v"));
+        desired.getMetadata().setLabels(Map.of("app", "web"));
+        Children.ensure(client, owner, desired, cache);
+        assertEquals(List.of(), client.requests);
+    }
+
     @Test
     void theDesiredJsonLeavesOutStatusAndWhatTheServerSets() {
         V1Deployment child = new V1Deployment().apiVersion("apps/v1").kind("Deployment").metadata(new V1ObjectMeta().name("d")
