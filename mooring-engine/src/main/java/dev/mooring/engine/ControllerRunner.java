@@ -18,10 +18,12 @@ import dev.mooring.engine.pass.Pass;
 import dev.mooring.engine.pass.PassDispatcher;
 import dev.mooring.engine.pass.PassEnvironment;
 import dev.mooring.engine.pass.PassTimer;
+import dev.mooring.engine.pass.StatusWrites;
 import dev.mooring.engine.predicate.StatusOnlyChange;
 import dev.mooring.engine.predicate.UpdatePredicate;
 import dev.mooring.engine.queue.WorkQueue;
 import dev.mooring.engine.source.EventSource;
+import dev.mooring.engine.source.InformerListener;
 import dev.mooring.engine.trace.LogFields;
 import dev.mooring.engine.trace.Tracing;
 import io.kubernetes.client.common.KubernetesObject;
@@ -75,6 +77,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
     /** Every event source this controller subscribed to, distinct instances (one kind may have two). */
     private final List<EventSource<?>> sources = new CopyOnWriteArrayList<>();
     private final ControllerCaches caches;
+    /** This controller's status writes its primary cache has not delivered yet. */
+    private final StatusWrites statusWrites = new StatusWrites();
     private volatile EventSource<T> primary;
     private volatile ScheduledExecutorService scheduler;
     /** With sharding: which keys this replica passes, and the pass's key for the write guard; null without. */
@@ -94,7 +98,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         this.onFailure = onFailure;
         this.caches = new ControllerCaches(definition.name());
         this.dispatcher = new PassDispatcher<>(definition, pass, environment, new ControllerView(definition.name(),
-                caches, this::enqueue, environment.clock(), definition.managedConditions()));
+                caches, this::enqueue, environment.clock(), definition.managedConditions(), statusWrites));
     }
 
     public String name() {
@@ -108,9 +112,11 @@ public final class ControllerRunner<T extends KubernetesObject> {
     // --- wiring, before start ---
 
     /** Subscribe to the primary kind's source: every change of an object enqueues it, status-only updates aside. */
+    @SuppressWarnings("unchecked")
     public void attachPrimary(EventSource<T> source) {
         primary = source;
         register(source);
+        source.addListener((InformerListener<T>) (InformerListener<?>) statusWrites);
         source.addListener(new EnqueueObject<>(queue::add,
                 definition.statusEvents() ? UpdatePredicate.ALL : StatusOnlyChange.IGNORED));
     }

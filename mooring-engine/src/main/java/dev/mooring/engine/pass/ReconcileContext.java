@@ -274,16 +274,30 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
             return;
         }
         JsonValue staged = statusDocument(stagedStatus);
-        T base = written != null ? written : owner;
-        JsonObject baseTree = written != null ? GSON.toJsonTree(written).getAsJsonObject() : ownerTree();
-        JsonArray changes = Patches.jsonPatch(statusDocument(statusOf(baseTree)), staged);
+        // the base: the pass's own latest write of its object, else this controller's last status write when the
+        // cache has not delivered it yet, else the cached object
+        KubernetesObject base;
+        JsonValue baseStatus;
+        StatusWrites.Written previous = written == null ? view.statusWrites().newerThan(key, owner) : null;
+        if (written != null) {
+            base = written;
+            baseStatus = statusDocument(statusOf(GSON.toJsonTree(written).getAsJsonObject()));
+        } else if (previous != null) {
+            T version = dev.mooring.engine.kube.Models.copy(owner);
+            version.getMetadata().setResourceVersion(previous.version());
+            base = version;
+            baseStatus = previous.status();
+        } else {
+            base = owner;
+            baseStatus = statusDocument(statusOf(ownerTree()));
+        }
+        JsonArray changes = Patches.jsonPatch(baseStatus, staged);
         if (changes.isEmpty()) {
             return;
         }
         try {
-            // one request while the cache is current: the patch from the object the pass began from (or its own
-            // latest write of it), guarded by that version's uid and resourceVersion
-            client.patch(base, Patches.guarded(base, changes), PatchOptions.statusSubresource());
+            // one request while the base is current, guarded by its uid and resourceVersion
+            remember(client.patch(owner, Patches.guarded(base, changes), PatchOptions.statusSubresource()), staged, previous);
             return;
         } catch (KubernetesException e) {
             if (e.isNotFound()) {
@@ -293,7 +307,7 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
                 throw e;
             }
         }
-        // the cache was behind the store: read the object and patch from what is stored (a conflict again fails the pass)
+        // the base was behind the store: read the object and patch from what is stored (a conflict again fails the pass)
         Optional<T> live = client.get((Class<T>) owner.getClass(), owner.getMetadata().getNamespace(),
                 owner.getMetadata().getName());
         if (live.isEmpty() || !owner.getMetadata().getUid().equals(live.get().getMetadata().getUid())) {
@@ -302,8 +316,31 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
         JsonValue stored = statusDocument(statusOf(GSON.toJsonTree(live.get()).getAsJsonObject()));
         JsonArray operations = Patches.guarded(live.get(), Patches.jsonPatch(stored, staged));
         if (!operations.isEmpty()) {
-            client.patch(live.get(), operations, PatchOptions.statusSubresource());
+            remember(client.patch(live.get(), operations, PatchOptions.statusSubresource()), staged, previous);
         }
+    }
+
+    /**
+     * Keeps the status write the client answered with until the cache delivers it, with the
+     * versions known to be older: the cached one, the pass's own write, an earlier status write and
+     * what that one knew.
+     */
+    private void remember(T result, JsonValue staged, StatusWrites.Written previous) {
+        if (result == null || result.getMetadata() == null) {
+            return;
+        }
+        java.util.Set<String> before = new java.util.HashSet<>();
+        before.add(owner.getMetadata().getResourceVersion());
+        if (written != null) {
+            before.add(written.getMetadata().getResourceVersion());
+        }
+        if (previous != null) {
+            before.addAll(previous.before());
+            before.add(previous.version());
+        }
+        before.remove(result.getMetadata().getResourceVersion());
+        before.remove(null);
+        view.statusWrites().wrote(key, owner.getMetadata().getUid(), before, result.getMetadata().getResourceVersion(), staged);
     }
 
     /**

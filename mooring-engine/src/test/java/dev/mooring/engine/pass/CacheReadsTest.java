@@ -26,7 +26,7 @@ class CacheReadsTest {
     void aPassQueuesAtMostAHundredEventsAndReadsOnlyTheKindsItWatches() {
         ReconcileContext<V1ConfigMap> context = new ReconcileContext<>(new ControllerView("maps",
                 new ControllerCaches("maps").watched(V1ConfigMap.class, new InformerCache<>(new FakeSource<>(CONFIG_MAPS))),
-                key -> { }, Clock.systemUTC(), Set.of()), new ObjectKey("ops", "a"), configMap("a", "u1", Map.of()), new RecordingClient());
+                key -> { }, Clock.systemUTC(), Set.of(), new StatusWrites()), new ObjectKey("ops", "a"), configMap("a", "u1", Map.of()), new RecordingClient());
         for (int i = 0; i < 150; i++) {
             context.event(EventType.NORMAL, "Step", "step " + i);
         }
@@ -53,7 +53,7 @@ class CacheReadsTest {
         children.add(configMap("loose", "u3", Map.of()));
         ReconcileContext<V1ConfigMap> context = new ReconcileContext<>(new ControllerView("maps",
                 new ControllerCaches("maps").watched(V1ConfigMap.class, new InformerCache<>(children)), key -> { },
-                Clock.systemUTC(), Set.of()), new ObjectKey("ops", "owner"), owner, new RecordingClient());
+                Clock.systemUTC(), Set.of(), new StatusWrites()), new ObjectKey("ops", "owner"), owner, new RecordingClient());
 
         assertEquals(List.of("mine"), context.owned(V1ConfigMap.class).stream().map(m -> m.getMetadata().getName()).toList());
         assertThrows(IllegalArgumentException.class, () -> context.owned(V1Secret.class));

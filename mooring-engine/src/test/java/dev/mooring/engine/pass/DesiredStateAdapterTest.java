@@ -33,7 +33,7 @@ class DesiredStateAdapterTest {
     private List<String> pass(V1Deployment cached, UnaryOperator<V1Deployment> desired) throws Exception {
         client.requests.clear();
         ReconcileContext<V1Deployment> context = new ReconcileContext<>(new ControllerView("web", new ControllerCaches("web"),
-                key -> { }, Clock.systemUTC(), Set.of()), new ObjectKey("ops", "web"), cached, client);
+                key -> { }, Clock.systemUTC(), Set.of(), new StatusWrites()), new ObjectKey("ops", "web"), cached, client);
         DesiredStateReconciler<V1Deployment> author = (resource, ignored) -> desired.apply(resource);
         assertEquals(Result.done(), new DesiredStateAdapter<>(author).run(dev.mooring.engine.kube.Models.copy(cached), context));
         return List.copyOf(client.requests);

@@ -125,7 +125,7 @@ class PassTest {
 
     private ReconcileContext<V1ConfigMap> context() {
         return new ReconcileContext<>(new ControllerView("maps", new ControllerCaches("maps"), key -> { }, Clock.systemUTC(),
-                Set.of()), new ObjectKey("ops", "a"), map(false), client);
+                Set.of(), new StatusWrites()), new ObjectKey("ops", "a"), map(false), client);
     }
 
     private static V1ConfigMap map(boolean deleting) {

@@ -35,14 +35,18 @@ class ReconcileContextTest {
             .metadata(new V1ObjectMeta().namespace("ops").name("web").uid("uid-web").resourceVersion("7").generation(4L))
             .status(new V1DeploymentStatus().replicas(1));
 
+    private final StatusWrites statusWrites = new StatusWrites();
+
     private ReconcileContext<V1Deployment> context(String controller) {
-        client.stored.add(owner);
+        if (client.stored.stream().noneMatch(stored -> stored instanceof V1Deployment)) {
+            client.stored.add(owner);
+        }
         ControllerCaches caches = new ControllerCaches(controller)
                 .watched(V1ConfigMap.class, new InformerCache<>(children))
                 .owned(V1ConfigMap.class, new InformerCache<>(children))
                 .metadata(V1Secret.class, new InformerCache<>(new FakeSource<>(
                         new ResourceType<>("", "v1", "Secret", "secrets", true, PartialObjectMetadata.class))));
-        return new ReconcileContext<>(new ControllerView(controller, caches, enqueued::add, Clock.systemUTC(), Set.of("Ready")),
+        return new ReconcileContext<>(new ControllerView(controller, caches, enqueued::add, Clock.systemUTC(), Set.of("Ready"), statusWrites),
                 new ObjectKey("ops", "web"), owner, client);
     }
 
@@ -52,6 +56,33 @@ class ReconcileContextTest {
                 .data(Map.of("k", "v"));
         children.add(child);
         return child;
+    }
+
+    @Test
+    void aPassBeforeTheCacheDeliveredTheLastStatusWriteStartsFromThatWrite() {
+        ReconcileContext<V1Deployment> first = context("deployments");
+        first.updateStatus(d -> d.getStatus().replicas(2));
+        first.persistStatus();
+        assertEquals(1, client.requests.size(), client.requests.toString());
+        assertEquals(1, statusWrites.pending(), "the write is kept until the cache delivers it");
+
+        client.requests.clear();
+        ReconcileContext<V1Deployment> same = context("deployments"); // the cache still holds version 7
+        same.updateStatus(d -> d.getStatus().replicas(2));
+        same.persistStatus();
+        assertEquals(List.of(), client.requests, "the status this controller wrote last: nothing to send");
+
+        ReconcileContext<V1Deployment> changed = context("deployments");
+        changed.updateStatus(d -> d.getStatus().replicas(3));
+        changed.persistStatus();
+        assertEquals(1, client.requests.size(), "no refused patch, no read: " + client.requests);
+        assertTrue(client.requests.get(0).contains("{\"op\":\"test\",\"path\":\"/metadata/resourceVersion\",\"value\":\"8\"}")
+                && client.requests.get(0).contains("\"path\":\"/status/replicas\",\"value\":3"), "from version 8, which the last write made: " + client.requests);
+
+        V1Deployment delivered = dev.mooring.engine.kube.Models.copy(owner);
+        delivered.getMetadata().setResourceVersion("9");
+        statusWrites.onUpdate(owner, delivered);
+        assertEquals(0, statusWrites.pending(), "delivered: the cache is the base again");
     }
 
     @Test
@@ -190,7 +221,7 @@ class ReconcileContextTest {
     private <T extends dev.mooring.api.CustomObject> String stagedCondition(T object) {
         client.stored.add(object);
         ReconcileContext<T> context = new ReconcileContext<>(new ControllerView("gadgets",
-                new ControllerCaches("gadgets"), enqueued::add, Clock.systemUTC(), Set.of()), new ObjectKey("ops", "g"), object, client);
+                new ControllerCaches("gadgets"), enqueued::add, Clock.systemUTC(), Set.of(), new StatusWrites()), new ObjectKey("ops", "g"), object, client);
         context.condition("Synced", "True", "Copied", "copied");
         context.persistStatus();
         return client.requests.get(client.requests.size() - 1);

@@ -47,7 +47,7 @@ class StagePipelineTest {
     }
 
     private static ControllerView view(Set<String> managedConditions) {
-        return new ControllerView("staged", new ControllerCaches("staged"), key -> { }, Clock.systemUTC(), managedConditions);
+        return new ControllerView("staged", new ControllerCaches("staged"), key -> { }, Clock.systemUTC(), managedConditions, new StatusWrites());
     }
 
     private static ReconcileContext<V1ConfigMap> pass(V1ConfigMap map) {
