@@ -96,7 +96,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         this.observer = observer;
         this.tracing = observer.tracing();
         this.onFailure = onFailure;
-        this.caches = new ControllerCaches(definition.name());
+        this.caches = new ControllerCaches(definition.name()).ownedSelectors(definition.ownsSelectors());
         this.dispatcher = new PassDispatcher<>(definition, pass, environment, new ControllerView(definition.name(),
                 caches, this::enqueue, environment.clock(), definition.managedConditions(), statusWrites));
     }

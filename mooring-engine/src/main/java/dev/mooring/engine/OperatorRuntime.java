@@ -8,6 +8,7 @@ import dev.mooring.engine.informer.InformerPool;
 import dev.mooring.engine.kube.DiscoveredKinds;
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.kube.Selectors;
 import dev.mooring.engine.model.ControllerDefinition;
 import dev.mooring.engine.model.ControllerState;
 import dev.mooring.engine.model.ControllerStatus;
@@ -228,19 +229,19 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
             if (primaryType == null) {
                 return;
             }
-            Informer primary = pool.acquire(primaryType, definition.namespace(), definition.labelSelector(),
+            Informer primary = pool.acquire(primaryType, definition.namespace(), Selectors.labels(definition.labelSelector()),
                     definition.resync(), definition.name(), definition.transformOf(definition.kind()));
             subscribed(runner, primary);
             runner.attachPrimary(primary);
-            // Dependencies are watched in the primary's scope without its selector; a cluster-scoped
-            // primary watches its namespaced dependencies in all namespaces.
+            // Dependencies are watched in the primary's scope without its selector, with their own (the owned kinds',
+            // each @Watch's); a cluster-scoped primary watches its namespaced dependencies in all namespaces.
             String scope = primaryType.namespaced() ? definition.namespace() : null;
             for (Class<? extends KubernetesObject> owned : definition.owns()) {
                 ResourceType type = resolve(owned, runner, deadline);
                 if (type == null) {
                     return;
                 }
-                Informer children = pool.acquire(type, scope, null, definition.resync(), definition.name(),
+                Informer children = pool.acquire(type, scope, definition.ownsSelectors(), definition.resync(), definition.name(),
                         definition.transformOf(owned));
                 subscribed(runner, children);
                 runner.attachOwned(children);
@@ -251,8 +252,9 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
                     return;
                 }
                 Informer dependency = watch.metadataOnly()
-                        ? pool.acquire(type.metadataOnly(), scope, null, definition.resync())
-                        : pool.acquire(type, scope, null, definition.resync(), definition.name(), definition.transformOf(watch.kind()));
+                        ? pool.acquire(type.metadataOnly(), scope, watch.selectors(), definition.resync())
+                        : pool.acquire(type, scope, watch.selectors(), definition.resync(), definition.name(),
+                                definition.transformOf(watch.kind()));
                 subscribed(runner, dependency);
                 runner.attachWatch(dependency, watch);
             }

@@ -980,9 +980,9 @@ class ControllerRunnerTest {
         runner = runner(definition(null, false, null), (deployment, context) -> Result.done());
         runner.attachPrimary(source);
         runner.attachWatch(metadata, new WatchMapper(io.kubernetes.client.openapi.models.V1Secret.class, "by name", object -> List.of(),
-                true));
+                true, dev.mooring.engine.kube.Selectors.NONE));
         runner.attachWatch(metadata, new WatchMapper(io.kubernetes.client.openapi.models.V1Secret.class, "again", object -> List.of(),
-                true));
+                true, dev.mooring.engine.kube.Selectors.NONE));
         assertEquals(List.of(source, metadata), runner.sources());
         runner.startWorkers(workers, timers);
         metadata.failWith(new IllegalStateException("403 on the metadata watch"));

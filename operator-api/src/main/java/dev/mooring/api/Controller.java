@@ -65,9 +65,27 @@ public @interface Controller {
      * Child kinds whose changes reconcile their controlling owner: a change of a child with a
      * controller owner reference to a cached primary (same group and kind, same UID) enqueues
      * that primary. This is a watch of each kind with the owner mapper (see {@link Watch}).
-     * Children are watched in the controller's scope without its label selector.
+     * Children are watched in the controller's scope, without its label selector: limit them with
+     * {@link #ownsLabelSelector()} and {@link #ownsFieldSelector()}.
      */
     Class<? extends io.kubernetes.client.common.KubernetesObject>[] owns() default {};
+
+    /**
+     * A label selector limiting the cached children of every {@link #owns()} kind (for example
+     * {@code app.kubernetes.io/managed-by=webpage-operator}): only the children that match are
+     * listed, watched and cached, so an operator for all namespaces does not cache every object
+     * of its children's kinds. Every child {@code Context.ensure}, {@code apply} or
+     * {@code createOnce} writes must match it (else the pass fails terminally naming the child and
+     * the selector: an unmatched child would never be cached). Defaults to none.
+     */
+    String ownsLabelSelector() default "";
+
+    /**
+     * A field selector limiting the cached children of every {@link #owns()} kind, such as
+     * {@code metadata.name!=kube-root-ca.crt}; which fields a kind supports the API server decides
+     * (every kind has {@code metadata.name} and {@code metadata.namespace}). Defaults to none.
+     */
+    String ownsFieldSelector() default "";
 
     /**
      * How often every cached object is reconciled again even without a change, to repair

@@ -29,7 +29,8 @@ import java.lang.annotation.Target;
  * and free of I/O (use {@link Context#cached} reads in the reconciler instead). A mapper that
  * throws fails the controller; a wrong signature fails the deployment.
  *
- * <p>The dependency is watched in the controller's scope, without its label selector.
+ * <p>The dependency is watched in the controller's scope, without its label selector; limit it
+ * with {@link #labelSelector()} and {@link #fieldSelector()}.
  *
  * <p><b>Metadata only.</b> For a kind that the controller only maps or counts, {@link #metadataOf}
  * names the kind and the method takes its metadata, a {@link PartialObjectMetadata}: the engine
@@ -62,4 +63,18 @@ public @interface Watch {
      * method's parameter kind whole.
      */
     Class<? extends KubernetesObject> metadataOf() default KubernetesObject.class;
+
+    /**
+     * A label selector limiting which objects of the watched kind are listed, watched and cached
+     * (for example {@code app=web}); defaults to none. A selector that does not parse fails the
+     * deployment naming the method.
+     */
+    String labelSelector() default "";
+
+    /**
+     * A field selector limiting which objects of the watched kind are listed, watched and cached
+     * (for example {@code type=kubernetes.io/tls} for Secrets); which fields a kind supports the
+     * API server decides. Defaults to none.
+     */
+    String fieldSelector() default "";
 }

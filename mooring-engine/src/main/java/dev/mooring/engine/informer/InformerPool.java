@@ -2,6 +2,7 @@ package dev.mooring.engine.informer;
 
 import dev.mooring.engine.kube.KubeHttp;
 import dev.mooring.engine.kube.ResourceType;
+import dev.mooring.engine.kube.Selectors;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 public final class InformerPool {
 
     /** {@code shapedBy}: the controller and transform of an informer that is not shared, or null. */
-    private record Key(ResourceType<?> type, String namespace, String labelSelector, Duration resync, String shapedBy) {
+    private record Key(ResourceType<?> type, String namespace, Selectors selectors, Duration resync, String shapedBy) {
     }
 
     private final KubeHttp requests;
@@ -56,25 +57,27 @@ public final class InformerPool {
         return List.copyOf(informers.values());
     }
 
-    /** The informer for this kind, scope, selector and resync period, created on first use (not started). */
+    /** The informer for this kind, scope, selectors (null for none) and resync period, created on first use (not started). */
     public <T extends KubernetesObject> Informer<T> acquire(ResourceType<T> type, String namespace,
-            String labelSelector, Duration resync) {
-        return acquire(type, namespace, labelSelector, resync, null, null);
+            Selectors selectors, Duration resync) {
+        return acquire(type, namespace, selectors, resync, null, null);
     }
 
     /**
-     * As {@link #acquire(ResourceType, String, String, Duration)}; with a {@code transform} (not
+     * As {@link #acquire(ResourceType, String, Selectors, Duration)}; with a {@code transform} (not
      * null), the informer is the controller's own: shared only by that controller's sources of the
      * same kind and scope, so that no other controller sees its shaped objects.
      */
     @SuppressWarnings("unchecked")
     public synchronized <T extends KubernetesObject> Informer<T> acquire(ResourceType<T> type, String namespace,
-            String labelSelector, Duration resync, String controller, dev.mooring.engine.model.ObjectTransform transform) {
+            Selectors selectors, Duration resync, String controller, dev.mooring.engine.model.ObjectTransform transform) {
         String scope = type.namespaced() ? namespace : null;
-        Key key = new Key(type, scope, labelSelector, resync,
+        Selectors limits = selectors == null ? Selectors.NONE : selectors;
+        Key key = new Key(type, scope, limits, resync,
                 transform == null ? null : controller + " " + transform.description());
         return (Informer<T>) informers.computeIfAbsent(key, k -> {
-            Informer<T> informer = new Informer<>(requests, watches, type, scope, labelSelector, null, backoffCap, transform);
+            Informer<T> informer = new Informer<>(requests, watches, type, scope, limits.labels(), limits.fields(), backoffCap,
+                    transform);
             resyncs.put(informer, resync);
             created.accept(informer);
             return informer;

@@ -66,6 +66,38 @@ public final class LabelSelectors {
         return result;
     }
 
+    /**
+     * Whether {@code labels} (null for none) satisfy {@code selector}, as the API server decides:
+     * every match label equal; {@code In} a value present among the values; {@code NotIn} the key
+     * absent or its value not among them; {@code Exists}; {@code DoesNotExist}.
+     */
+    public static boolean matches(V1LabelSelector selector, java.util.Map<String, String> labels) {
+        java.util.Map<String, String> actual = labels == null ? java.util.Map.of() : labels;
+        if (selector.getMatchLabels() != null) {
+            for (var label : selector.getMatchLabels().entrySet()) {
+                if (!label.getValue().equals(actual.get(label.getKey()))) {
+                    return false;
+                }
+            }
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (V1LabelSelectorRequirement requirement : selector.getMatchExpressions()) {
+                String value = actual.get(requirement.getKey());
+                boolean matched = switch (requirement.getOperator()) {
+                    case "In" -> value != null && requirement.getValues().contains(value);
+                    case "NotIn" -> value == null || !requirement.getValues().contains(value);
+                    case "Exists" -> actual.containsKey(requirement.getKey());
+                    case "DoesNotExist" -> !actual.containsKey(requirement.getKey());
+                    default -> throw new IllegalArgumentException("Unknown label selector operator " + requirement.getOperator());
+                };
+                if (!matched) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     private static List<String> split(String selector) {
         List<String> parts = new ArrayList<>();
         int depth = 0;

@@ -27,6 +27,7 @@ public final class ControllerDefinition {
     private final Duration reconcileTimeout;
     private final boolean statusEvents;
     private final List<Class<? extends KubernetesObject>> owns;
+    private final dev.mooring.engine.kube.Selectors ownsSelectors;
     private final List<WatchMapper> watches;
     private final String finalizer;
     private final List<CacheIndex> indexes;
@@ -38,6 +39,7 @@ public final class ControllerDefinition {
         this.kind = builder.kind;
         this.namespace = builder.namespace;
         this.labelSelector = builder.labelSelector;
+        this.ownsSelectors = builder.ownsSelectors;
         this.workers = builder.workers;
         this.resync = builder.resync;
         this.syncTimeout = builder.syncTimeout;
@@ -59,7 +61,7 @@ public final class ControllerDefinition {
 
     /** A builder holding every part of this definition. */
     public Builder toBuilder() {
-        return new Builder(name, kind).namespace(namespace).labelSelector(labelSelector).workers(workers).resync(resync)
+        return new Builder(name, kind).namespace(namespace).labelSelector(labelSelector).ownsSelectors(ownsSelectors).workers(workers).resync(resync)
                 .syncTimeout(syncTimeout).shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
                 .owns(owns).watches(watches).finalizer(finalizer).indexes(indexes).transforms(transforms)
                 .managedConditions(managedConditions);
@@ -83,6 +85,11 @@ public final class ControllerDefinition {
     /** Label selector, or null. */
     public String labelSelector() {
         return labelSelector;
+    }
+
+    /** What limits the caches of the owned kinds (the same for each); {@code Selectors.NONE} by default. */
+    public dev.mooring.engine.kube.Selectors ownsSelectors() {
+        return ownsSelectors;
     }
 
     /** Number of concurrent reconciles, at least 1. */
@@ -178,7 +185,8 @@ public final class ControllerDefinition {
     @Override
     public boolean equals(Object other) {
         return other instanceof ControllerDefinition that && name.equals(that.name) && kind == that.kind
-                && Objects.equals(namespace, that.namespace) && Objects.equals(labelSelector, that.labelSelector) && workers == that.workers
+                && Objects.equals(namespace, that.namespace) && Objects.equals(labelSelector, that.labelSelector)
+                && Objects.equals(ownsSelectors, that.ownsSelectors) && workers == that.workers
                 && resync.equals(that.resync) && syncTimeout.equals(that.syncTimeout) && shutdownTimeout.equals(that.shutdownTimeout)
                 && Objects.equals(reconcileTimeout, that.reconcileTimeout) && statusEvents == that.statusEvents && owns.equals(that.owns)
                 && watches.equals(that.watches) && Objects.equals(finalizer, that.finalizer) && indexes.equals(that.indexes)
@@ -187,14 +195,14 @@ public final class ControllerDefinition {
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, kind, namespace, labelSelector, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout,
+        return Objects.hash(name, kind, namespace, labelSelector, ownsSelectors, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout,
                 statusEvents, owns, watches, finalizer, indexes, transforms, managedConditions);
     }
 
     @Override
     public String toString() {
         return "ControllerDefinition[name=" + name + ", kind=" + kind.getSimpleName() + ", namespace=" + namespace + ", labelSelector="
-                + labelSelector + ", workers=" + workers + ", resync=" + resync + ", syncTimeout=" + syncTimeout + ", shutdownTimeout="
+                + labelSelector + ", ownsSelectors=" + ownsSelectors + ", workers=" + workers + ", resync=" + resync + ", syncTimeout=" + syncTimeout + ", shutdownTimeout="
                 + shutdownTimeout + ", reconcileTimeout=" + reconcileTimeout + ", statusEvents=" + statusEvents + ", owns=" + owns
                 + ", watches=" + watches + ", finalizer=" + finalizer + ", indexes=" + indexes + ", transforms=" + transforms
                 + ", managedConditions=" + managedConditions + "]";
@@ -202,7 +210,7 @@ public final class ControllerDefinition {
 
     /**
      * The parts of a definition. Defaults, those of {@code @Controller}: the operator's namespace,
-     * no label selector, 16 workers, a resync every 300 s, 30 s to sync, 10 s to drain, no bound on
+     * no label selector, no selector of the owned kinds, 16 workers, a resync every 300 s, 30 s to sync, 10 s to drain, no bound on
      * a pass, status-only updates ignored, nothing owned or watched, no finalizer, no index, no
      * transform, no managed condition. Not validated here: {@link ControllerOptions} checks what a bean declares.
      */
@@ -211,6 +219,7 @@ public final class ControllerDefinition {
         private final Class<? extends KubernetesObject> kind;
         private String namespace = "";
         private String labelSelector;
+        private dev.mooring.engine.kube.Selectors ownsSelectors = dev.mooring.engine.kube.Selectors.NONE;
         private int workers = 16;
         private Duration resync = Duration.ofSeconds(300);
         private Duration syncTimeout = Duration.ofSeconds(30);
@@ -232,6 +241,12 @@ public final class ControllerDefinition {
         /** The namespace to watch: empty for the operator's namespace, null for all namespaces. */
         public Builder namespace(String namespace) {
             this.namespace = namespace;
+            return this;
+        }
+
+        /** What limits the caches of the owned kinds; {@code Selectors.NONE} for every child in scope. */
+        public Builder ownsSelectors(dev.mooring.engine.kube.Selectors ownsSelectors) {
+            this.ownsSelectors = Objects.requireNonNull(ownsSelectors, "ownsSelectors");
             return this;
         }
 

@@ -29,8 +29,8 @@ public final class ControllerOptions {
     public static final String PREFIX = "mooring.controller.";
 
     /** The options a {@code mooring.controller.<name>.<option>} property can set. */
-    public static final List<String> OPTIONS = List.of("namespace", "all-namespaces", "label-selector", "workers", "resync",
-            "sync-timeout", "shutdown-timeout", "reconcile-timeout", "status-events");
+    public static final List<String> OPTIONS = List.of("namespace", "all-namespaces", "label-selector", "owns-label-selector",
+            "owns-field-selector", "workers", "resync", "sync-timeout", "shutdown-timeout", "reconcile-timeout", "status-events");
 
     private final Class<?> beanClass;
     private final Controller annotation;
@@ -120,6 +120,7 @@ public final class ControllerOptions {
                 throw new IllegalArgumentException(source + " is not a label selector: " + e.getMessage());
             }
         }
+        dev.mooring.engine.kube.Selectors ownsSelectors = ownsSelectors();
         int workers = workers();
         Duration resync = duration("resync", "resync", annotation.resync(), true);
         Duration syncTimeout = duration("sync-timeout", "syncTimeout", annotation.syncTimeout(), true);
@@ -127,9 +128,50 @@ public final class ControllerOptions {
         Duration reconcileTimeout = duration("reconcile-timeout", "reconcileTimeout", annotation.reconcileTimeout(), false);
         boolean statusEvents = bool("status-events", "statusEvents", annotation.statusEvents());
         return ControllerDefinition.builder(name, kind).namespace(allNamespaces ? null : namespace)
-                .labelSelector(selector.isBlank() ? null : selector).workers(workers).resync(resync).syncTimeout(syncTimeout)
+                .labelSelector(selector.isBlank() ? null : selector).ownsSelectors(ownsSelectors).workers(workers).resync(resync).syncTimeout(syncTimeout)
                 .shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
                 .owns(List.copyOf(Arrays.asList(annotation.owns()))).finalizer(finalizer).build();
+    }
+
+    /** The selectors of the owned kinds, each from its property or the annotation. */
+    private dev.mooring.engine.kube.Selectors ownsSelectors() {
+        String labels = text("owns-label-selector", "ownsLabelSelector", annotation.ownsLabelSelector());
+        String fields = text("owns-field-selector", "ownsFieldSelector", annotation.ownsFieldSelector());
+        try {
+            dev.mooring.engine.kube.Selectors.labels(labels);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source("owns-label-selector", "ownsLabelSelector") + " is not a label selector: "
+                    + e.getMessage());
+        }
+        try {
+            return new dev.mooring.engine.kube.Selectors(labels, fields);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source("owns-field-selector", "ownsFieldSelector") + " is not a field selector: "
+                    + e.getMessage());
+        }
+    }
+
+    /** Where an option's value came from, for messages: its property when set, else the annotation's attribute. */
+    private String source(String option, String attribute) {
+        return config.apply(key(option)).isPresent() ? key(option) : attribute(attribute);
+    }
+
+    /**
+     * The selectors of a {@code @Watch} method.
+     *
+     * @throws IllegalArgumentException naming the method and the selector when one is not valid
+     */
+    public static dev.mooring.engine.kube.Selectors watchSelectors(java.lang.reflect.Method method) {
+        dev.mooring.api.Watch watch = method.getAnnotation(dev.mooring.api.Watch.class);
+        if (watch == null) {
+            return dev.mooring.engine.kube.Selectors.NONE;
+        }
+        try {
+            return new dev.mooring.engine.kube.Selectors(watch.labelSelector(), watch.fieldSelector());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("@Watch on " + method.getDeclaringClass().getName() + "." + method.getName() + ": "
+                    + e.getMessage());
+        }
     }
 
     private String finalizer(boolean cleans) {
@@ -217,11 +259,12 @@ public final class ControllerOptions {
      * {@code Collection<ObjectKey>} result.
      *
      * @return the watched kind: the parameter's, or {@code metadataOf}
-     * @throws IllegalArgumentException naming the method, when the signature is wrong
+     * @throws IllegalArgumentException naming the method, when the signature is wrong or a selector is not valid
      */
     @SuppressWarnings("unchecked")
     public static Class<? extends KubernetesObject> watchedKind(Method method) {
         String where = "@Watch method " + method.getDeclaringClass().getName() + "." + method.getName();
+        watchSelectors(method);
         if (Modifier.isStatic(method.getModifiers()) || Modifier.isPrivate(method.getModifiers())) {
             throw new IllegalArgumentException(where + " must be an instance method that is not private");
         }

@@ -18,6 +18,8 @@ public final class ControllerCaches {
     private final Map<Class<?>, Cache<?>> watched = new ConcurrentHashMap<>();
     private final Map<Class<?>, Cache<?>> owned = new ConcurrentHashMap<>();
     private final Map<Class<?>, Cache<PartialObjectMetadata>> metadata = new ConcurrentHashMap<>();
+    /** The label selector of the owned kinds' caches, or null for none. */
+    private volatile dev.mooring.engine.kube.Selectors ownedSelectors = dev.mooring.engine.kube.Selectors.NONE;
 
     /** @param controller the controller's name, for the messages of a kind it does not watch */
     public ControllerCaches(String controller) {
@@ -34,6 +36,29 @@ public final class ControllerCaches {
     public ControllerCaches owned(Class<?> kind, Cache<?> cache) {
         owned.putIfAbsent(kind, cache);
         return this;
+    }
+
+    /** The owned kinds' caches hold only the children that match {@code selectors}. */
+    public ControllerCaches ownedSelectors(dev.mooring.engine.kube.Selectors selectors) {
+        this.ownedSelectors = selectors;
+        return this;
+    }
+
+    /**
+     * Checks that a child this controller writes will be cached: with an owned label selector,
+     * its labels must match it.
+     *
+     * @throws dev.mooring.api.TerminalException naming the child, the selector and the controller
+     */
+    void checkCachable(KubernetesObject child) {
+        io.kubernetes.client.openapi.models.V1LabelSelector selector = ownedSelectors.labelSelector();
+        if (selector != null && !dev.mooring.engine.kube.LabelSelectors.matches(selector,
+                child.getMetadata() == null ? null : child.getMetadata().getLabels())) {
+            throw new dev.mooring.api.TerminalException(child.getClass().getSimpleName() + " "
+                    + (child.getMetadata() == null ? "" : child.getMetadata().getName()) + " does not match the owns-label-selector '"
+                    + ownedSelectors.labels() + "' of controller " + controller + ": it would never be cached, so every pass would"
+                    + " read it and its changes would not reconcile its owner; give it labels that match");
+        }
     }
 
     /** Registers the cache of a kind watched as metadata only. */

@@ -105,18 +105,21 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
     @Override
     @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C ensure(C desired) {
+        view.caches().checkCachable(desired);
         return Children.ensure(client, owner, desired, view.caches().ownedOrNull((Class<C>) desired.getClass()));
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C createOnce(C desired) {
+        view.caches().checkCachable(desired);
         return Children.createOnce(client, owner, desired, view.caches().ownedOrNull((Class<C>) desired.getClass()));
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <C extends KubernetesObject> C apply(C desired) {
+        view.caches().checkCachable(desired);
         return Children.apply(client, owner, desired, fieldManager(), view.caches().ownedOrNull((Class<C>) desired.getClass()));
     }
 

@@ -39,7 +39,7 @@ class InformerPoolTest {
         InformerPool told = new InformerPool(http, http, Duration.ofSeconds(4), created::add);
         Informer<V1ConfigMap> ops = told.acquire(CONFIG_MAPS, "ops", null, RESYNC);
         told.acquire(CONFIG_MAPS, "ops", null, RESYNC);
-        Informer<V1ConfigMap> selected = told.acquire(CONFIG_MAPS, "ops", "app=web", RESYNC);
+        Informer<V1ConfigMap> selected = told.acquire(CONFIG_MAPS, "ops", dev.mooring.engine.kube.Selectors.labels("app=web"), RESYNC);
         Informer<V1ConfigMap> everywhere = told.acquire(CONFIG_MAPS, null, null, RESYNC);
         assertEquals(List.of(ops, selected, everywhere), created, "a selector or scope of its own is an informer of its own");
         assertEquals(created, told.informers());

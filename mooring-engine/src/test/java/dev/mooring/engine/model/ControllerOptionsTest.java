@@ -32,6 +32,22 @@ class ControllerOptionsTest {
     static class NoWorkers {
     }
 
+    @Controller(owns = V1Secret.class, ownsLabelSelector = "app.kubernetes.io/managed-by=mirror", ownsFieldSelector = "type=Opaque")
+    static class SelectedChildren {
+    }
+
+    @Controller(owns = V1Secret.class, ownsLabelSelector = "managed by=mirror")
+    static class BadOwnedSelector {
+    }
+
+    /** A @Watch whose field selector does not parse. */
+    static class BadWatchSelector {
+        @dev.mooring.api.Watch(fieldSelector = "metadata.name")
+        java.util.Set<dev.mooring.api.ObjectKey> secrets(V1Secret secret) {
+            return java.util.Set.of();
+        }
+    }
+
     @Controller(allNamespaces = true, namespace = "apps")
     static class BothScopes {
     }
@@ -105,6 +121,21 @@ class ControllerOptionsTest {
         assertEquals(Duration.ofSeconds(90), definition.resync());
         assertNull(definition.reconcileTimeout(), "an empty property removes the timeout");
         assertEquals(false, definition.statusEvents());
+    }
+
+    @Test
+    void theOwnedKindsSelectorsComeFromTheAnnotationOrTheirPropertiesAndAreChecked() throws Exception {
+        assertEquals(new dev.mooring.engine.kube.Selectors("app.kubernetes.io/managed-by=mirror", "type=Opaque"),
+                resolve(SelectedChildren.class, Map.of()).ownsSelectors());
+        assertEquals(new dev.mooring.engine.kube.Selectors("tier=web", "type=Opaque"), resolve(SelectedChildren.class,
+                Map.of("mooring.controller.configmap.owns-label-selector", "tier=web")).ownsSelectors());
+        assertEquals(dev.mooring.engine.kube.Selectors.NONE, resolve(Defaults.class, Map.of()).ownsSelectors());
+        assertMessage("@Controller(ownsLabelSelector) on " + BadOwnedSelector.class.getName() + " is not a label selector: Invalid label"
+                + " selector 'managed by=mirror'", () -> resolve(BadOwnedSelector.class, Map.of()));
+        assertMessage("mooring.controller.configmap.owns-field-selector is not a field selector: Invalid field selector 'phase'",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.owns-field-selector", "phase")));
+        assertMessage("@Watch on " + BadWatchSelector.class.getName() + ".secrets: Invalid field selector 'metadata.name'",
+                () -> ControllerOptions.watchedKind(BadWatchSelector.class.getDeclaredMethod("secrets", V1Secret.class)));
     }
 
     @Test

@@ -86,6 +86,28 @@ class ReconcileContextTest {
     }
 
     @Test
+    void aChildThatTheOwnedLabelSelectorWouldNotCacheIsRefusedBeforeAnyRequest() {
+        ReconcileContext<V1Deployment> context = new ReconcileContext<>(new ControllerView("deployments",
+                new ControllerCaches("deployments").owned(V1ConfigMap.class, new InformerCache<>(children))
+                        .ownedSelectors(dev.mooring.engine.kube.Selectors.labels("app.kubernetes.io/managed-by=web")),
+                enqueued::add, Clock.systemUTC(), Set.of(), statusWrites), new ObjectKey("ops", "web"), owner, client);
+        V1ConfigMap unlabelled = new V1ConfigMap().apiVersion("v1").kind("ConfigMap").metadata(new V1ObjectMeta().name("settings"));
+        for (java.util.function.Consumer<V1ConfigMap> write : List.<java.util.function.Consumer<V1ConfigMap>>of(
+                context::ensure, context::apply, context::createOnce)) {
+            dev.mooring.api.TerminalException refused = assertThrows(dev.mooring.api.TerminalException.class,
+                    () -> write.accept(unlabelled));
+            assertEquals("V1ConfigMap settings does not match the owns-label-selector 'app.kubernetes.io/managed-by=web' of controller"
+                    + " deployments: it would never be cached, so every pass would read it and its changes would not reconcile its"
+                    + " owner; give it labels that match", refused.getMessage());
+        }
+        assertEquals(List.of(), client.requests);
+        V1ConfigMap labelled = new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
+                .metadata(new V1ObjectMeta().name("settings").labels(Map.of("app.kubernetes.io/managed-by", "web")));
+        context.ensure(labelled);
+        assertEquals(List.of("GET ops/settings", "CREATE ops/settings [Deployment/web controller]"), client.requests);
+    }
+
+    @Test
     void theContextNamesItsControllerAndKeyAndEnqueuesForIt() {
         ReconcileContext<V1Deployment> context = context("deployments");
         assertEquals("deployments", context.controllerName());
