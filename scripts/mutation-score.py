@@ -9,6 +9,8 @@ surviving mutant listed in the equivalents file (default: mutation-equivalents.t
 script's folder) is an equivalent mutant: it changes nothing a caller can observe, and is left out
 of the score. The file has one mutant a line, tab-separated: class, method, line, mutator (PIT's
 short name, such as NegateConditionalsMutator) and the reason; lines starting with # are comments.
+When no survivor has the entry's line, the one survivor of its class, method and mutator matches it
+(the code above it moved; the new line is printed).
 An entry of a class PIT mutated that matches no surviving mutant is reported (it went stale).
 
 Prints the score per package and per module, then every surviving mutant; writes the survivors to
@@ -70,18 +72,32 @@ def main():
     used = set()
     mutated = set()
     failed = False
+    by_module = {module: list(mutants(module)) for module in args.modules}
+    # an entry names a surviving mutant by class, method, line and mutator; when code above it moved, the one
+    # survivor of the same class, method and mutator is the same mutant on another line
+    undetected = [m for ms in by_module.values() for m in ms if m["status"] not in DETECTED]
+    matched = {}
+    for entry in equivalents:
+        same = [m for m in undetected if (m["class"].split("$")[0], m["method"], m["mutator"]) == (entry[0], entry[1], entry[3])
+                and id(m) not in matched]
+        exact = [m for m in same if m["line"] == entry[2]]
+        pick = exact[0] if exact else (same[0] if len(same) == 1 else None)
+        if pick is not None:
+            matched[id(pick)] = entry
+            if not exact:
+                print("equivalents entry moved: " + "\t".join(entry) + f" is now at line {pick['line']}")
     for module in args.modules:
         by_package = collections.defaultdict(collections.Counter)
         survivors = []
-        for m in mutants(module):
+        for m in by_module[module]:
             package = m["class"].rsplit(".", 1)[0]
             key = (m["class"].split("$")[0], m["method"], m["line"], m["mutator"])
             mutated.add(key[0])
             if m["status"] in DETECTED:
                 outcome = "killed"
-            elif key in equivalents:
+            elif id(m) in matched:
                 outcome = "equivalent"
-                used.add(key)
+                used.add(matched[id(m)])
             else:
                 outcome = "survived" if m["status"] == "SURVIVED" else "uncovered"
                 survivors.append(m)
