@@ -44,6 +44,16 @@ class RequestEconomyIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final String FINALIZER = "example.com/cleanup";
 
+    /** Stages the widget's message as its observed message. */
+    static void observe(Widget widget, Context<Widget> context) {
+        context.updateStatus(w -> {
+            if (w.getStatus() == null) {
+                w.setStatus(new Widget.Status());
+            }
+            w.getStatus().observedMessage = widget.getSpec().message;
+        });
+    }
+
     /** Ensures a child, stages a condition and a status field. */
     static class Plain implements Reconciler<Widget> {
         @Override
@@ -51,12 +61,7 @@ class RequestEconomyIT {
             context.ensure(new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
                     .metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-config"))
                     .data(Map.of("message", widget.getSpec().message)));
-            context.updateStatus(w -> {
-                if (w.getStatus() == null) {
-                    w.setStatus(new Widget.Status());
-                }
-                w.getStatus().observedMessage = widget.getSpec().message;
-            });
+            observe(widget, context);
             context.condition("ConfigReady", "True", "Configured", "configured with " + widget.getSpec().message);
             return Result.done();
         }
@@ -85,12 +90,7 @@ class RequestEconomyIT {
     public static final class Stages implements Staged<Widget> {
         @Stage(value = "ConfigReady", order = 1)
         void config(Widget widget, Context<Widget> context) {
-            context.updateStatus(w -> {
-                if (w.getStatus() == null) {
-                    w.setStatus(new Widget.Status());
-                }
-                w.getStatus().observedMessage = widget.getSpec().message;
-            });
+            observe(widget, context);
         }
 
         @Stage(value = "MessageChecked", order = 2)
@@ -111,12 +111,7 @@ class RequestEconomyIT {
                             .template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(Map.of("app", name)))
                                     .spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("web:1")
                                             .ports(List.of(new V1ContainerPort().containerPort(8080)))))))));
-            context.updateStatus(w -> {
-                if (w.getStatus() == null) {
-                    w.setStatus(new Widget.Status());
-                }
-                w.getStatus().observedMessage = widget.getSpec().message;
-            });
+            observe(widget, context);
             return Result.done();
         }
     }
@@ -147,12 +142,7 @@ class RequestEconomyIT {
             context.createOnce(new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
                     .metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-config"))
                     .data(Map.of("message", widget.getSpec().message)));
-            context.updateStatus(w -> {
-                if (w.getStatus() == null) {
-                    w.setStatus(new Widget.Status());
-                }
-                w.getStatus().observedMessage = widget.getSpec().message;
-            });
+            observe(widget, context);
             return Result.done();
         }
     }
@@ -254,12 +244,7 @@ class RequestEconomyIT {
     static final class StatusOnly implements Reconciler<Widget> {
         @Override
         public Result reconcile(Widget widget, Context<Widget> context) {
-            context.updateStatus(w -> {
-                if (w.getStatus() == null) {
-                    w.setStatus(new Widget.Status());
-                }
-                w.getStatus().observedMessage = widget.getSpec().message;
-            });
+            observe(widget, context);
             return Result.done();
         }
     }

@@ -45,6 +45,8 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
     /** The cached object as a Gson tree, made once, on the first status call of the pass. */
     private JsonObject ownerTree;
     private JsonElement stagedStatus;
+    /** This controller's last status write of the object, newer than the cached copy the pass began with; or null. */
+    private final StatusWrites.Written previousWrite;
     /** The pass's own latest write of its object, or null: the base of the status write. */
     private T written;
     private final List<EventRecorder.Queued> events = new ArrayList<>();
@@ -59,6 +61,8 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
         this.key = key;
         this.owner = owner;
         this.client = client;
+        // taken as the pass begins: the informer may deliver that write while the pass runs, with the pass still on the older copy
+        this.previousWrite = view.statusWrites().newerThan(key, owner);
     }
 
     @Override
@@ -281,7 +285,7 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
         // cache has not delivered it yet, else the cached object
         KubernetesObject base;
         JsonValue baseStatus;
-        StatusWrites.Written previous = written == null ? view.statusWrites().newerThan(key, owner) : null;
+        StatusWrites.Written previous = written == null ? previousWrite : null;
         if (written != null) {
             base = written;
             baseStatus = statusDocument(statusOf(GSON.toJsonTree(written).getAsJsonObject()));
