@@ -271,9 +271,12 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
     }
 
     /**
-     * Write the staged status through the status subresource, based on a live read (only the
-     * status is written); nothing, and no request, when nothing was staged or it equals the
-     * status of the cached object the pass began with; nothing written when it equals the stored one.
+     * Write the staged status through the status subresource (only the status is written): nothing,
+     * and no request, when nothing was staged or it equals the status of the base — the pass's own
+     * latest write of its object, else this controller's status write the cache has not delivered
+     * yet, else the cached object; otherwise one patch from the base, guarded by its uid and
+     * resourceVersion. Only when that is refused as stale is the object read and the patch sent
+     * again from what is stored (nothing when it already holds the status).
      */
     @SuppressWarnings("unchecked")
     void persistStatus() {
@@ -304,7 +307,7 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
         }
         try {
             // one request while the base is current, guarded by its uid and resourceVersion
-            remember(client.patch(owner, Patches.guarded(base, changes), PatchOptions.statusSubresource()), staged, previous);
+            remember(client.patch(owner, Patches.guarded(base, changes), PatchOptions.statusSubresource()), staged, previous, null);
             return;
         } catch (KubernetesException e) {
             if (e.isNotFound()) {
@@ -323,16 +326,17 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
         JsonValue stored = statusDocument(statusOf(GSON.toJsonTree(live.get()).getAsJsonObject()));
         JsonArray operations = Patches.guarded(live.get(), Patches.jsonPatch(stored, staged));
         if (!operations.isEmpty()) {
-            remember(client.patch(live.get(), operations, PatchOptions.statusSubresource()), staged, previous);
+            remember(client.patch(live.get(), operations, PatchOptions.statusSubresource()), staged, previous,
+                    live.get().getMetadata().getResourceVersion());
         }
     }
 
     /**
      * Keeps the status write the client answered with until the cache delivers it, with the
      * versions known to be older: the cached one, the pass's own write, an earlier status write and
-     * what that one knew.
+     * what that one knew, and the stored version read (when the first patch was refused).
      */
-    private void remember(T result, JsonValue staged, StatusWrites.Written previous) {
+    private void remember(T result, JsonValue staged, StatusWrites.Written previous, String read) {
         if (result == null || result.getMetadata() == null) {
             return;
         }
@@ -341,6 +345,7 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
         if (written != null) {
             before.add(written.getMetadata().getResourceVersion());
         }
+        before.add(read);
         if (previous != null) {
             before.addAll(previous.before());
             before.add(previous.version());
