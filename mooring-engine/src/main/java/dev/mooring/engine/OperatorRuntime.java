@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -76,14 +77,32 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
         public static final Retry DEFAULT = new Retry(RetryPolicy.DEFAULT_BASE_DELAY, RetryPolicy.DEFAULT_MAX_DELAY);
     }
 
+    /** The informers of one controller: the primary kind's (several with a namespace set) and all, primary first. */
+    private static final class Subscriptions {
+        final List<Informer<?>> primary = new CopyOnWriteArrayList<>();
+        final List<Informer<?>> all = new CopyOnWriteArrayList<>();
+        /** The controller's sources over a namespace set, each with how a member is made. */
+        final List<SetMembers<?>> sets = new CopyOnWriteArrayList<>();
+    }
+
+    /** A source over a namespace set, and the informer it takes in each namespace. */
+    private record SetMembers<T extends KubernetesObject>(dev.mooring.engine.informer.NamespaceSetSource<T> source,
+            ResourceType<T> type, Selectors selectors, dev.mooring.engine.model.ObjectTransform transform, boolean primary) {
+    }
+
     private final DiscoveredKinds types;
     private final KubeHttp requests;
     private final InformerPool pool;
     private final ExecutorService executor;
     private final ScheduledExecutorService scheduler;
     private final Map<String, ControllerRunner<?>> runners = new LinkedHashMap<>();
-    /** The informers each controller is subscribed to, primary first (written by the start-up task only). */
-    private final Map<ControllerRunner<?>, List<Informer<?>>> subscriptions = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The informers each controller is subscribed to (written by the start-up task, then under {@link #namespaceChanges}). */
+    private final Map<ControllerRunner<?>, Subscriptions> subscriptions = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Guards the namespace sets: their changes, and the start-up's hand-over of each controller to them. */
+    private final Object namespaceChanges = new Object();
+    /** The namespace set each controller with one should watch, and whether its informers run (changes apply at once). */
+    private final Map<ControllerRunner<?>, Set<String>> wantedNamespaces = new java.util.HashMap<>();
+    private final Set<ControllerRunner<?>> followingNamespaces = new java.util.HashSet<>();
     private final List<String> failures = new CopyOnWriteArrayList<>();
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final List<Runnable> failureListeners = new CopyOnWriteArrayList<>();
@@ -179,19 +198,20 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
             }
             for (ControllerRunner<?> runner : all) {
                 if (runner.state() == ControllerState.STARTING) {
-                    informersOf(runner).stream().limit(1).forEach(informer -> pool.start(informer, executor, scheduler));
+                    subscriptionsOf(runner).primary.forEach(informer -> pool.start(informer, executor, scheduler));
                 }
             }
             for (ControllerRunner<?> runner : all) {
-                awaitSynced(runner, informersOf(runner).stream().limit(1).toList(), deadline(begin, runner));
+                awaitSynced(runner, subscriptionsOf(runner).primary, deadline(begin, runner));
             }
             for (ControllerRunner<?> runner : all) {
                 if (runner.state() == ControllerState.STARTING) {
-                    informersOf(runner).forEach(informer -> pool.start(informer, executor, scheduler));
+                    subscriptionsOf(runner).all.forEach(informer -> pool.start(informer, executor, scheduler));
+                    followNamespaces(runner);
                 }
             }
             for (ControllerRunner<?> runner : all) {
-                awaitSynced(runner, informersOf(runner), deadline(begin, runner));
+                awaitSynced(runner, subscriptionsOf(runner).all, deadline(begin, runner));
                 if (runner.state() == ControllerState.STARTING && !stopping.get()) {
                     synced.add(runner); // then workersWanted is read: start() sees the runner, or this sees start()'s flag
                     startWorkers(runner);
@@ -205,14 +225,128 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
         }
     }
 
-    private List<Informer<?>> informersOf(ControllerRunner<?> runner) {
-        return subscriptions.getOrDefault(runner, List.of());
+    private Subscriptions subscriptionsOf(ControllerRunner<?> runner) {
+        return subscriptions.computeIfAbsent(runner, r -> new Subscriptions());
     }
 
-    private void subscribed(ControllerRunner<?> runner, Informer<?> informer) {
-        List<Informer<?>> informers = subscriptions.computeIfAbsent(runner, r -> new ArrayList<>());
-        if (!informers.contains(informer)) {
-            informers.add(informer);
+    private void subscribed(ControllerRunner<?> runner, Informer<?> informer, boolean primary) {
+        Subscriptions of = subscriptionsOf(runner);
+        if (primary && !of.primary.contains(informer)) {
+            of.primary.add(informer);
+        }
+        if (!of.all.contains(informer)) {
+            of.all.add(informer);
+        }
+    }
+
+    /**
+     * The source of one kind of a controller: the informer of its scope, shared as the pool
+     * shares them; or, for a namespaced kind of a controller with a namespace set, a source over
+     * an informer of its own in each namespace of the set.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private EventSource source(ControllerRunner<?> runner, ResourceType type, String scope, Selectors selectors,
+            dev.mooring.engine.model.ObjectTransform transform, boolean primary) {
+        ControllerDefinition definition = runner.definition();
+        // a set applies to the namespaced kinds in the primary's scope: not to a cluster-scoped primary's dependencies (scope null)
+        if (definition.namespaces() == null || !type.namespaced() || !(primary || scope != null)) {
+            Informer informer = type.isMetadataOnly() ? pool.acquire(type, scope, selectors, definition.resync())
+                    : pool.acquire(type, scope, selectors, definition.resync(), definition.name(), transform);
+            subscribed(runner, informer, primary);
+            return informer;
+        }
+        SetMembers members = new SetMembers(new dev.mooring.engine.informer.NamespaceSetSource(type,
+                selectors == null || selectors.isEmpty() ? "" : " with " + selectors.describe()), type, selectors, transform, primary);
+        subscriptionsOf(runner).sets.add(members);
+        for (String namespace : definition.namespaces()) {
+            join(runner, members, namespace);
+        }
+        return members.source();
+    }
+
+    /** Add the informer of {@code namespace} to a set's source (not started). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Informer<?> join(ControllerRunner<?> runner, SetMembers members, String namespace) {
+        ControllerDefinition definition = runner.definition();
+        Informer member = pool.acquireOwn(members.type(), namespace, members.selectors(), definition.resync(), definition.name(),
+                members.transform());
+        members.source().add(member);
+        subscribed(runner, member, members.primary());
+        return member;
+    }
+
+    /**
+     * Change the namespaces a controller with a namespace set watches ({@code @Controller(namespaces)}),
+     * without a restart: the informers of the namespaces that leave the set stop and their objects
+     * leave the caches (without delete events: the objects still exist), and the keys of those
+     * namespaces still queued leave the queue without a pass; the informers of the namespaces that
+     * join start, list and watch, and their objects come as adds. Returns at once. Before the
+     * controller's informers start, the set is kept and applied when they do.
+     *
+     * @throws IllegalArgumentException if there is no such controller, or it watches one namespace or all of them
+     */
+    public void watchNamespaces(String name, Set<String> namespaces) {
+        ControllerRunner<?> runner = runners.get(name);
+        if (runner == null) {
+            throw new IllegalArgumentException("No controller named '" + name + "'; controllers: " + runners.keySet());
+        }
+        if (runner.definition().namespaces() == null) {
+            throw new IllegalArgumentException("Controller " + name + " watches " + (runner.definition().namespace() == null
+                    ? "all namespaces" : "namespace " + runner.definition().namespace()) + ", not a set that may change"
+                    + " (@Controller(namespaces) or " + dev.mooring.engine.model.ControllerOptions.PREFIX + name + ".namespaces)");
+        }
+        synchronized (namespaceChanges) {
+            wantedNamespaces.put(runner, Set.copyOf(namespaces));
+            if (followingNamespaces.contains(runner)) {
+                applyNamespaces(runner);
+            }
+        }
+    }
+
+    /** The namespaces a controller with a namespace set watches now (empty for other controllers). */
+    public Set<String> namespacesOf(String name) {
+        ControllerRunner<?> runner = runners.get(name);
+        Subscriptions of = runner == null ? null : subscriptions.get(runner);
+        return of == null ? Set.of() : of.sets.stream().filter(SetMembers::primary).findFirst()
+                .map(members -> members.source().namespaces()).orElse(Set.of());
+    }
+
+    /** From now on, namespace changes of this controller apply at once; one asked for before applies now. */
+    private void followNamespaces(ControllerRunner<?> runner) {
+        synchronized (namespaceChanges) {
+            followingNamespaces.add(runner);
+            if (wantedNamespaces.containsKey(runner)) {
+                applyNamespaces(runner);
+            }
+        }
+    }
+
+    private void applyNamespaces(ControllerRunner<?> runner) {
+        if (stopping.get() || runner.state() == ControllerState.FAILED || runner.state() == ControllerState.STOPPED) {
+            return;
+        }
+        Set<String> wanted = wantedNamespaces.get(runner);
+        Subscriptions of = subscriptionsOf(runner);
+        Set<String> before = namespacesOf(runner.name());
+        for (SetMembers<?> members : of.sets) {
+            for (String namespace : members.source().namespaces()) {
+                if (!wanted.contains(namespace)) {
+                    members.source().remove(namespace).ifPresent(member -> {
+                        of.primary.remove(member);
+                        of.all.remove(member);
+                        pool.release((Informer<?>) member);
+                    });
+                }
+            }
+            for (String namespace : wanted) {
+                if (!members.source().holds(namespace)) {
+                    pool.start(join(runner, members, namespace), executor, scheduler);
+                }
+            }
+        }
+        if (!before.equals(wanted)) {
+            LOG.info(() -> "Controller " + runner.name() + " now watches namespaces " + new java.util.TreeSet<>(wanted) + " (were "
+                    + new java.util.TreeSet<>(before) + ")");
         }
     }
 
@@ -229,9 +363,8 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
             if (primaryType == null) {
                 return;
             }
-            Informer primary = pool.acquire(primaryType, definition.namespace(), Selectors.labels(definition.labelSelector()),
-                    definition.resync(), definition.name(), definition.transformOf(definition.kind()));
-            subscribed(runner, primary);
+            EventSource primary = source(runner, primaryType, definition.namespace(), Selectors.labels(definition.labelSelector()),
+                    definition.transformOf(definition.kind()), true);
             runner.attachPrimary(primary);
             // Dependencies are watched in the primary's scope without its selector, with their own (the owned kinds',
             // each @Watch's); a cluster-scoped primary watches its namespaced dependencies in all namespaces.
@@ -241,22 +374,15 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
                 if (type == null) {
                     return;
                 }
-                Informer children = pool.acquire(type, scope, definition.ownsSelectors(), definition.resync(), definition.name(),
-                        definition.transformOf(owned));
-                subscribed(runner, children);
-                runner.attachOwned(children);
+                runner.attachOwned(source(runner, type, scope, definition.ownsSelectors(), definition.transformOf(owned), false));
             }
             for (WatchMapper watch : definition.watches()) {
                 ResourceType type = resolve(watch.kind(), runner, deadline);
                 if (type == null) {
                     return;
                 }
-                Informer dependency = watch.metadataOnly()
-                        ? pool.acquire(type.metadataOnly(), scope, watch.selectors(), definition.resync())
-                        : pool.acquire(type, scope, watch.selectors(), definition.resync(), definition.name(),
-                                definition.transformOf(watch.kind()));
-                subscribed(runner, dependency);
-                runner.attachWatch(dependency, watch);
+                runner.attachWatch(watch.metadataOnly() ? source(runner, type.metadataOnly(), scope, watch.selectors(), null, false)
+                        : source(runner, type, scope, watch.selectors(), definition.transformOf(watch.kind()), false), watch);
             }
             for (dev.mooring.engine.model.CacheIndex index : definition.indexes()) {
                 // on the source that Context.cached(kind) reads: the first of that kind (the primary's, if it is the primary kind)

@@ -154,6 +154,45 @@ class OperatorRuntimeTest {
     }
 
     @Test
+    void aNamespaceSetChangesWhileRunningListingWhatJoinsAndStoppingWhatLeaves() throws Exception {
+        api.objects("configmaps", "a");
+        String configMaps = "/api/v1/namespaces/%s/configmaps";
+        String secrets = "/api/v1/namespaces/%s/secrets";
+        OperatorRuntime runtime = build(maps("teams", LONG, List.of(V1Secret.class)).toBuilder()
+                .namespaces(new java.util.LinkedHashSet<>(List.of("ops", "dev"))).build(), maps("single", LONG, List.of()));
+        runtime.start();
+        await("the pass of ops/a", () -> passes.contains("teams a"));
+        assertEquals(Set.of(configMaps.formatted("ops"), configMaps.formatted("dev"), secrets.formatted("ops"), secrets.formatted("dev")),
+                Set.copyOf(api.listedPaths()), "the set's controller lists each kind in each namespace; single shares ops's ConfigMaps");
+        assertEquals(Set.of("ops", "dev"), runtime.namespacesOf("teams"));
+        assertEquals(5, runtime.informerCount(), "the set's own four (not shared with single), and single's");
+
+        runtime.watchNamespaces("teams", Set.of("dev", "qa"));
+        await("qa listed", () -> api.listedPaths().containsAll(List.of(configMaps.formatted("qa"), secrets.formatted("qa"))));
+        assertEquals(Set.of("dev", "qa"), runtime.namespacesOf("teams"));
+        assertEquals(List.of("ops"), runtime.informers().stream().filter(informer -> "ops".equals(informer.namespace()))
+                .map(informer -> informer.namespace()).toList(), "of ops, only single's informer is left");
+        assertEquals(List.of(), runtime.namespacesOf("single").stream().toList(), "single watches no set");
+        IllegalArgumentException single = assertThrows(IllegalArgumentException.class, () -> runtime.watchNamespaces("single", Set.of("qa")));
+        assertEquals("Controller single watches namespace ops, not a set that may change (@Controller(namespaces) or"
+                + " mooring.controller.single.namespaces)", single.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> runtime.watchNamespaces("nothing", Set.of("qa")));
+        assertTrue(runtime.ready(), "a change of the set leaves the controller ready");
+    }
+
+    @Test
+    void aNamespaceSetAskedForBeforeTheStartIsTheOneWatchedOnceStarted() throws Exception {
+        api.objects("configmaps", "a");
+        OperatorRuntime runtime = build(maps("teams", LONG, List.of()).toBuilder()
+                .namespaces(new java.util.LinkedHashSet<>(List.of("dev"))).build());
+        runtime.watchNamespaces("teams", Set.of("ops"));
+        runtime.start();
+        await("the pass of ops/a", () -> passes.contains("teams a"));
+        assertEquals(Set.of("ops"), runtime.namespacesOf("teams"));
+        assertEquals(List.of("ops"), runtime.informers().stream().map(informer -> informer.namespace()).toList());
+    }
+
+    @Test
     void thePrimaryKindIsListedBeforeAnyDependency() throws Exception {
         api.objects("configmaps", "a");
         api.objects("secrets", "s");
@@ -506,6 +545,7 @@ class OperatorRuntimeTest {
         private final Map<String, List<String>> objects = new ConcurrentHashMap<>();
         private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
         private final List<String> lists = new CopyOnWriteArrayList<>();
+        private final List<String> listedPaths = new CopyOnWriteArrayList<>();
         private final Map<String, java.util.concurrent.ConcurrentLinkedDeque<String>> events = new ConcurrentHashMap<>();
         final AtomicInteger discoveries = new AtomicInteger();
         final AtomicInteger watches = new AtomicInteger();
@@ -533,6 +573,11 @@ class OperatorRuntimeTest {
 
         boolean asked(String resource) {
             return lists.contains(resource);
+        }
+
+        /** The paths listed so far, in order. */
+        List<String> listedPaths() {
+            return List.copyOf(listedPaths);
         }
 
         /** The resources listed so far, in order. */
@@ -581,6 +626,7 @@ class OperatorRuntimeTest {
                 return respond(request, 200, "");
             }
             lists.add(resource);
+            listedPaths.add(path);
             CountDownLatch hold = held.get(resource);
             if (hold != null) {
                 try {
@@ -592,7 +638,9 @@ class OperatorRuntimeTest {
             }
             String kind = resource.equals("secrets") ? "Secret" : "ConfigMap";
             StringBuilder items = new StringBuilder();
-            for (String name : objects.getOrDefault(resource, List.of())) {
+            // the objects live in ops: a list of another namespace has none
+            boolean elsewhere = path.startsWith("/api/v1/namespaces/") && !path.startsWith("/api/v1/namespaces/ops/");
+            for (String name : elsewhere ? List.<String>of() : objects.getOrDefault(resource, List.of())) {
                 items.append(items.isEmpty() ? "" : ",").append(object(kind, name, null));
             }
             return respond(request, 200, "{\"apiVersion\":\"v1\",\"kind\":\"" + kind + "List\",\"metadata\":{\"resourceVersion\":\"10\"},"

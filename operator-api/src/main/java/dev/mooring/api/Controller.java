@@ -48,6 +48,16 @@ public @interface Controller {
     boolean allNamespaces() default false;
 
     /**
+     * A set of namespaces to watch, instead of one or all. The set can change while the
+     * operator runs: the property {@code mooring.controller.<name>.namespaces} (a comma-separated
+     * list, read again every {@code mooring.namespaces.poll-interval}) replaces it, and the
+     * informers of a namespace that leaves the set stop, those of one that joins start, without a
+     * restart. The controller's informers are its own (not shared with other controllers). Must
+     * not be combined with {@link #namespace()} or {@link #allNamespaces()}. Defaults to none.
+     */
+    String[] namespaces() default {};
+
+    /**
      * A Kubernetes label selector (for example {@code app=web,tier!=cache}) limiting the watched
      * objects. Defaults to none: every object of the kind in scope.
      */

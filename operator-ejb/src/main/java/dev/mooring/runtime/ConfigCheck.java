@@ -31,7 +31,7 @@ final class ConfigCheck {
 
     /** Every global key Mooring reads (not per controller). */
     static final Set<String> GLOBAL_KEYS = Set.of("mooring.namespace", "mooring.kubeconfig", "mooring.request.timeout",
-            "mooring.connection.ping-interval",
+            "mooring.connection.ping-interval", "mooring.namespaces.poll-interval",
             "mooring.watch.idle-timeout", "mooring.retry.base-delay", "mooring.retry.max-delay", "mooring.leader-election.enabled",
             "mooring.leader-election.lease-name", "mooring.leader-election.namespace", "mooring.leader-election.identity",
             "mooring.leader-election.lease-duration", "mooring.leader-election.renew-deadline",
@@ -70,6 +70,7 @@ final class ConfigCheck {
         check(problems, values::requestTimeout);
         check(problems, values::watchIdleTimeout);
         check(problems, values::pingInterval);
+        check(problems, values::namespacesPollInterval);
         check(problems, values::retry);
         check(problems, () -> MooringConfig.leaderElectionEnabled(config) ? values.leaderElection() : null);
         check(problems, () -> MooringConfig.shards(config) > 0

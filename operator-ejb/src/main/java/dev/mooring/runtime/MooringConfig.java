@@ -101,6 +101,17 @@ public class MooringConfig {
         return bounded("mooring.connection.ping-interval", 2, MAX_REQUEST_TIMEOUT);
     }
 
+    /**
+     * {@code mooring.namespaces.poll-interval}: how often the {@code namespaces} property of each
+     * controller that watches a namespace set is read again, its changes applied without a
+     * restart. Default 10 seconds, at most {@link #MAX_REQUEST_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException naming the property and the value
+     */
+    public Duration namespacesPollInterval() {
+        return bounded("mooring.namespaces.poll-interval", 10, MAX_REQUEST_TIMEOUT);
+    }
+
     /** The longest {@code mooring.request.timeout}: 1 hour. */
     public static final Duration MAX_REQUEST_TIMEOUT = Duration.ofHours(1);
 
@@ -219,6 +230,11 @@ public class MooringConfig {
         }
         return Optional.of(dev.mooring.engine.certificates.CertificateSettings.builder(namespace, secret, service, configuration)
                 .serviceAccount(account).servingValidity(validity).caValidity(caValidity).build());
+    }
+
+    /** The value of any property now, trimmed, empty when unset or blank (for the per-controller ones read while running). */
+    public Optional<String> text(String key) {
+        return optionalText(config, key);
     }
 
     private static Optional<String> optionalText(Config config, String key) {

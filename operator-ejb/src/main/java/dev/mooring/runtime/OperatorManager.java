@@ -81,6 +81,8 @@ public class OperatorManager {
     private final OperatorState state = new OperatorState();
     private final List<CreationalContext<?>> contexts = new ArrayList<>();
     private LifecycleEvents events;
+    /** The poll of the namespace sets' properties, while running; null without a controller that watches a set. */
+    private volatile java.util.concurrent.ScheduledFuture<?> namespacePolls;
 
     @PostConstruct
     void start() {
@@ -122,6 +124,7 @@ public class OperatorManager {
     private void begin(List<ReconcilerExtension.Discovered> discovered) {
         ReplicaCoordinator coordinator;
         OperatorRuntime runtime;
+        List<ControllerDefinition> definitions = new ArrayList<>();
         try {
             KubernetesConnection kubernetes = connection.get();
             String namespace = config.namespace();
@@ -130,7 +133,6 @@ public class OperatorManager {
                     .threads(threads.loops(), threads.timers()).requestScope(requestScopes).retry(config.retry()).observer(metrics)
                     .operatorNamespace(namespace);
             coordinator.shards().ifPresent(engine::shards);
-            List<ControllerDefinition> definitions = new ArrayList<>();
             for (ReconcilerExtension.Discovered controller : discovered) {
                 definitions.add(add(engine, controller, namespace));
             }
@@ -142,6 +144,10 @@ public class OperatorManager {
             return;
         }
         coordinator.start(runtime);
+        NamespaceFollower namespaces = new NamespaceFollower(definitions, config::text, runtime::watchNamespaces);
+        if (namespaces.following()) {
+            namespacePolls = namespaces.start(threads.timers(), config.namespacesPollInterval());
+        }
     }
 
     private void cannotStart(RuntimeException e) {
@@ -174,6 +180,10 @@ public class OperatorManager {
 
     @PreDestroy
     void stop() {
+        java.util.concurrent.ScheduledFuture<?> polls = namespacePolls;
+        if (polls != null) {
+            polls.cancel(false);
+        }
         ReplicaCoordinator running = state.replicas();
         if (running != null) {
             running.stop(); // drains, ends the leader term, gives the Lease or the shards up, then SHUTDOWN

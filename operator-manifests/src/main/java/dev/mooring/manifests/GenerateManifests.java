@@ -490,8 +490,7 @@ public final class GenerateManifests {
                 : options.injectCaFrom();
         List<WebhookConfigurations.ControllerScope> controllers = new ArrayList<>();
         for (Class<?> type : classes) {
-            ControllerOptions.offline(type, namespace).ifPresent(definition -> controllers.add(
-                    new WebhookConfigurations.ControllerScope(definition.kind(), definition.namespace())));
+            ControllerOptions.offline(type, namespace).map(WebhookConfigurations.ControllerScope::of).ifPresent(controllers::addAll);
         }
         // webhook names must be qualified: the Service's own DNS name is, and belongs to this operator alone
         WebhookConfigurations.Target target = new WebhookConfigurations.Target(name + "." + namespace + ".svc", name, namespace, 443,

@@ -214,9 +214,16 @@ public final class Rbac {
         return manifests;
     }
 
+    /** The grants of one controller: in each namespace it watches at start (a set: a Role in each), or cluster-wide. */
     private void controller(Class<?> type, ControllerDefinition definition) {
+        for (String namespace : definition.scopes()) {
+            controller(type, definition, namespace);
+        }
+    }
+
+    private void controller(Class<?> type, ControllerDefinition definition, String namespace) {
         ResourceType<?> primary = Kinds.offline().resolve(definition.kind());
-        String scope = primary.namespaced() ? definition.namespace() : null; // null namespace: all namespaces
+        String scope = primary.namespaced() ? namespace : null; // null namespace: all namespaces
         grant(scope, primary, "", "get", "list", "watch", "patch");
         if (CrdSchema.fields(definition.kind()).stream().anyMatch(field -> CrdSchema.serializedName(field).equals("status"))) {
             grant(scope, primary, "/status", "patch");
@@ -230,11 +237,11 @@ public final class Rbac {
         }
         for (Method method : type.getDeclaredMethods()) {
             if (method.isAnnotationPresent(Watch.class)) {
-                grant(definition.namespace(), Kinds.offline().resolve(ControllerOptions.watchedKind(method)), "", "get", "list", "watch");
+                grant(namespace, Kinds.offline().resolve(ControllerOptions.watchedKind(method)), "", "get", "list", "watch");
             }
         }
         // Events about namespaced objects go to their namespace; about cluster-scoped ones, to the operator's
-        String events = primary.namespaced() ? definition.namespace() : settings.namespace();
+        String events = primary.namespaced() ? namespace : settings.namespace();
         add(new Key(events, "events.k8s.io", "events", Set.of()), "create", "patch");
     }
 

@@ -98,6 +98,27 @@ class RbacTest {
         }
     }
 
+    @dev.mooring.api.Controller(name = "teams", namespaces = {"team-a", "team-b"}, owns = io.kubernetes.client.openapi.models.V1Secret.class)
+    static class TeamMirror implements dev.mooring.api.Reconciler<io.kubernetes.client.openapi.models.V1ConfigMap> {
+        @Override
+        public dev.mooring.api.Result reconcile(io.kubernetes.client.openapi.models.V1ConfigMap map,
+                dev.mooring.api.Context<io.kubernetes.client.openapi.models.V1ConfigMap> context) {
+            return dev.mooring.api.Result.done();
+        }
+    }
+
+    @Test
+    void aControllerOfANamespaceSetGetsARoleInEachNamespaceOfTheSet() {
+        List<JsonObject> manifests = Rbac.of(List.of(TeamMirror.class), Rbac.Settings.builder("teams", "operators").build());
+        Map<String, String> rules = rules(manifests);
+        for (String namespace : List.of("team-a", "team-b")) {
+            assertEquals("get,list,patch,watch", rules.get(namespace + " /configmaps"), rules.toString());
+            assertEquals("create,delete,get,list,patch,watch", rules.get(namespace + " /secrets"), rules.toString());
+            assertEquals("create,patch", rules.get(namespace + " events.k8s.io/events"), rules.toString());
+        }
+        assertTrue(rules.keySet().stream().noneMatch(key -> key.startsWith("operators ") || key.startsWith("cluster ")), rules.toString());
+    }
+
     @Test
     void aMetadataOnlyWatchIsGrantedOnTheKindItNames() {
         Map<String, String> rules = rules(Rbac.of(List.of(AccountCounter.class), Rbac.Settings.builder("accounts", "operators").build()));

@@ -85,9 +85,7 @@ public final class GenerateWebhooks {
         }
         List<WebhookConfigurations.ControllerScope> controllers = new ArrayList<>();
         for (Class<?> type : classes) {
-            ControllerOptions.offline(type, namespace)
-                    .ifPresent(definition -> controllers.add(new WebhookConfigurations.ControllerScope(definition.kind(),
-                            definition.namespace())));
+            ControllerOptions.offline(type, namespace).map(WebhookConfigurations.ControllerScope::of).ifPresent(controllers::addAll);
         }
         WebhookConfigurations.Target target = new WebhookConfigurations.Target(name, service, namespace, port,
                 Files.readAllBytes(Path.of(ca)));

@@ -66,6 +66,11 @@ public final class WebhookConfigurations {
      * @param namespace the namespace it watches; null for all namespaces
      */
     public record ControllerScope(Class<? extends KubernetesObject> kind, String namespace) {
+
+        /** The scopes of a controller: one per namespace it watches at start (one with a null namespace for all). */
+        public static List<ControllerScope> of(dev.mooring.engine.model.ControllerDefinition definition) {
+            return definition.scopes().stream().map(scope -> new ControllerScope(definition.kind(), scope)).toList();
+        }
     }
 
     /**

@@ -70,10 +70,9 @@ public final class InformerCache<T extends KubernetesObject> implements Cache<T>
      * that may well exist.
      */
     private void checkInScope(String namespace) {
-        String watched = informer.namespace();
-        if (informer.type().namespaced() && watched != null && namespace != null && !watched.equals(namespace)) {
-            throw new IllegalArgumentException("The cache of " + informer.type().kind() + " holds namespace " + watched
-                    + " only, not " + namespace + ": a read outside the controller's namespace (read it with the client)");
+        if (informer.type().namespaced() && namespace != null && !informer.holds(namespace)) {
+            throw new IllegalArgumentException("The cache of " + informer.describe() + " does not hold namespace " + namespace
+                    + ": a read outside the controller's namespaces (read it with the client)");
         }
     }
 

@@ -34,8 +34,8 @@ public final class InformerPool {
     private final Duration backoffCap;
     private final Map<Key, Informer<?>> informers = new LinkedHashMap<>();
     private final Map<Informer<?>, Duration> resyncs = new LinkedHashMap<>();
-    private final java.util.Set<Informer<?>> started = new java.util.HashSet<>();
-    private final List<Future<?>> tasks = new ArrayList<>();
+    /** The loop and resync of each started informer. */
+    private final Map<Informer<?>, List<Future<?>>> tasks = new LinkedHashMap<>();
     private boolean stopped;
 
     private final java.util.function.Consumer<Informer<?>> created;
@@ -68,13 +68,18 @@ public final class InformerPool {
      * null), the informer is the controller's own: shared only by that controller's sources of the
      * same kind and scope, so that no other controller sees its shaped objects.
      */
-    @SuppressWarnings("unchecked")
     public synchronized <T extends KubernetesObject> Informer<T> acquire(ResourceType<T> type, String namespace,
             Selectors selectors, Duration resync, String controller, dev.mooring.engine.model.ObjectTransform transform) {
+        return shared(type, namespace, selectors, resync, transform == null ? null : controller + " " + transform.description(),
+                transform);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends KubernetesObject> Informer<T> shared(ResourceType<T> type, String namespace, Selectors selectors,
+            Duration resync, String shapedBy, dev.mooring.engine.model.ObjectTransform transform) {
         String scope = type.namespaced() ? namespace : null;
         Selectors limits = selectors == null ? Selectors.NONE : selectors;
-        Key key = new Key(type, scope, limits, resync,
-                transform == null ? null : controller + " " + transform.description());
+        Key key = new Key(type, scope, limits, resync, shapedBy);
         return (Informer<T>) informers.computeIfAbsent(key, k -> {
             Informer<T> informer = new Informer<>(requests, watches, type, scope, limits.labels(), limits.fields(), backoffCap,
                     transform);
@@ -85,19 +90,41 @@ public final class InformerPool {
     }
 
     /**
+     * An informer of one controller alone, whatever else watches the same: for a member of a
+     * namespace set, which the controller may {@link #release} while others keep theirs.
+     */
+    public synchronized <T extends KubernetesObject> Informer<T> acquireOwn(ResourceType<T> type, String namespace,
+            Selectors selectors, Duration resync, String controller, dev.mooring.engine.model.ObjectTransform transform) {
+        return shared(type, namespace, selectors, resync, "own " + controller + (transform == null ? "" : " " + transform.description()),
+                transform);
+    }
+
+    /** Stop an informer and forget it: a later acquire of the same creates a new one. Idempotent. */
+    public void release(Informer<?> informer) {
+        List<Future<?>> running;
+        synchronized (this) {
+            informers.values().remove(informer);
+            resyncs.remove(informer);
+            running = tasks.remove(informer);
+        }
+        informer.stop();
+        if (running != null) {
+            running.forEach(task -> task.cancel(true));
+        }
+    }
+
+    /**
      * Start the informer if it is not running yet: its loop on the executor, and its periodic
      * resync on the scheduler.
      */
     public synchronized void start(Informer<?> informer, ExecutorService executor, ScheduledExecutorService scheduler) {
         Objects.requireNonNull(informer);
-        if (stopped || !resyncs.containsKey(informer) || started.contains(informer)) {
+        if (stopped || !resyncs.containsKey(informer) || tasks.containsKey(informer)) {
             return;
         }
-        started.add(informer);
-        tasks.add(executor.submit(informer::run));
         long period = resyncs.get(informer).toNanos();
         ScheduledFuture<?> resync = scheduler.scheduleAtFixedRate(informer::resync, period, period, TimeUnit.NANOSECONDS);
-        tasks.add(resync);
+        tasks.put(informer, List.of(executor.submit(informer::run), resync));
     }
 
     /** Distinct informers (watch subscriptions) created so far. */
@@ -117,7 +144,7 @@ public final class InformerPool {
         synchronized (this) {
             stopped = true;
             all = new ArrayList<>(informers.values());
-            running = new ArrayList<>(tasks);
+            running = tasks.values().stream().flatMap(List::stream).toList();
         }
         all.forEach(Informer::stop);
         running.forEach(task -> task.cancel(true));

@@ -19,6 +19,7 @@ public final class ControllerDefinition {
     private final String name;
     private final Class<? extends KubernetesObject> kind;
     private final String namespace;
+    private final java.util.Set<String> namespaces;
     private final String labelSelector;
     private final int workers;
     private final Duration resync;
@@ -38,6 +39,8 @@ public final class ControllerDefinition {
         this.name = builder.name;
         this.kind = builder.kind;
         this.namespace = builder.namespace;
+        this.namespaces = builder.namespaces == null ? null : java.util.Collections.unmodifiableSet(
+                new java.util.LinkedHashSet<>(builder.namespaces));
         this.labelSelector = builder.labelSelector;
         this.ownsSelectors = builder.ownsSelectors;
         this.workers = builder.workers;
@@ -61,7 +64,7 @@ public final class ControllerDefinition {
 
     /** A builder holding every part of this definition. */
     public Builder toBuilder() {
-        return new Builder(name, kind).namespace(namespace).labelSelector(labelSelector).ownsSelectors(ownsSelectors).workers(workers).resync(resync)
+        return new Builder(name, kind).namespace(namespace).namespaces(namespaces).labelSelector(labelSelector).ownsSelectors(ownsSelectors).workers(workers).resync(resync)
                 .syncTimeout(syncTimeout).shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
                 .owns(owns).watches(watches).finalizer(finalizer).indexes(indexes).transforms(transforms)
                 .managedConditions(managedConditions);
@@ -152,6 +155,22 @@ public final class ControllerDefinition {
         return managedConditions;
     }
 
+    /**
+     * The set of namespaces to watch, at start, for a controller that watches a set (which may
+     * change while it runs); null for one that watches one namespace or all of them ({@link #namespace()}).
+     */
+    public java.util.Set<String> namespaces() {
+        return namespaces;
+    }
+
+    /**
+     * The namespaces watched at start, for what is generated from a definition (RBAC, webhook
+     * scopes): the set, or the one namespace as given (null: all namespaces).
+     */
+    public List<String> scopes() {
+        return namespaces != null ? List.copyOf(namespaces) : java.util.Collections.singletonList(namespace);
+    }
+
     /** The namespace to watch, with the operator's namespace filled in; null for all namespaces. */
     public String namespaceOr(String operatorNamespace) {
         return namespace == null ? null : namespace.isEmpty() ? operatorNamespace : namespace;
@@ -185,7 +204,8 @@ public final class ControllerDefinition {
     @Override
     public boolean equals(Object other) {
         return other instanceof ControllerDefinition that && name.equals(that.name) && kind == that.kind
-                && Objects.equals(namespace, that.namespace) && Objects.equals(labelSelector, that.labelSelector)
+                && Objects.equals(namespace, that.namespace) && Objects.equals(namespaces, that.namespaces)
+                && Objects.equals(labelSelector, that.labelSelector)
                 && Objects.equals(ownsSelectors, that.ownsSelectors) && workers == that.workers
                 && resync.equals(that.resync) && syncTimeout.equals(that.syncTimeout) && shutdownTimeout.equals(that.shutdownTimeout)
                 && Objects.equals(reconcileTimeout, that.reconcileTimeout) && statusEvents == that.statusEvents && owns.equals(that.owns)
@@ -195,13 +215,13 @@ public final class ControllerDefinition {
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, kind, namespace, labelSelector, ownsSelectors, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout,
+        return Objects.hash(name, kind, namespace, namespaces, labelSelector, ownsSelectors, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout,
                 statusEvents, owns, watches, finalizer, indexes, transforms, managedConditions);
     }
 
     @Override
     public String toString() {
-        return "ControllerDefinition[name=" + name + ", kind=" + kind.getSimpleName() + ", namespace=" + namespace + ", labelSelector="
+        return "ControllerDefinition[name=" + name + ", kind=" + kind.getSimpleName() + ", namespace=" + namespace + (namespaces == null ? "" : ", namespaces=" + namespaces) + ", labelSelector="
                 + labelSelector + ", ownsSelectors=" + ownsSelectors + ", workers=" + workers + ", resync=" + resync + ", syncTimeout=" + syncTimeout + ", shutdownTimeout="
                 + shutdownTimeout + ", reconcileTimeout=" + reconcileTimeout + ", statusEvents=" + statusEvents + ", owns=" + owns
                 + ", watches=" + watches + ", finalizer=" + finalizer + ", indexes=" + indexes + ", transforms=" + transforms
@@ -218,6 +238,7 @@ public final class ControllerDefinition {
         private final String name;
         private final Class<? extends KubernetesObject> kind;
         private String namespace = "";
+        private java.util.Set<String> namespaces;
         private String labelSelector;
         private dev.mooring.engine.kube.Selectors ownsSelectors = dev.mooring.engine.kube.Selectors.NONE;
         private int workers = 16;
@@ -241,6 +262,12 @@ public final class ControllerDefinition {
         /** The namespace to watch: empty for the operator's namespace, null for all namespaces. */
         public Builder namespace(String namespace) {
             this.namespace = namespace;
+            return this;
+        }
+
+        /** The set of namespaces to watch (then {@link #namespace} is not used), or null for one namespace or all. */
+        public Builder namespaces(java.util.Set<String> namespaces) {
+            this.namespaces = namespaces;
             return this;
         }
 

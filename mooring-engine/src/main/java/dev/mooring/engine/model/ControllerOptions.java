@@ -29,7 +29,7 @@ public final class ControllerOptions {
     public static final String PREFIX = "mooring.controller.";
 
     /** The options a {@code mooring.controller.<name>.<option>} property can set. */
-    public static final List<String> OPTIONS = List.of("namespace", "all-namespaces", "label-selector", "owns-label-selector",
+    public static final List<String> OPTIONS = List.of("namespace", "all-namespaces", "namespaces", "label-selector", "owns-label-selector",
             "owns-field-selector", "workers", "resync", "sync-timeout", "shutdown-timeout", "reconcile-timeout", "status-events");
 
     private final Class<?> beanClass;
@@ -111,6 +111,11 @@ public final class ControllerOptions {
                     + "') or all-namespaces, not both (" + PREFIX + name + ".namespace / .all-namespaces or @Controller on "
                     + beanClass.getName() + ")");
         }
+        java.util.Set<String> namespaces = namespaces();
+        if (namespaces != null && (allNamespaces || !namespace.isEmpty())) {
+            throw new IllegalArgumentException("Controller " + name + ": set namespaces (" + source("namespaces", "namespaces")
+                    + ") or " + (allNamespaces ? "all-namespaces" : "namespace ('" + namespace + "')") + ", not both");
+        }
         String selector = text("label-selector", "labelSelector", annotation.labelSelector());
         if (!selector.isBlank()) {
             try {
@@ -127,10 +132,33 @@ public final class ControllerOptions {
         Duration shutdownTimeout = duration("shutdown-timeout", "shutdownTimeout", annotation.shutdownTimeout(), true);
         Duration reconcileTimeout = duration("reconcile-timeout", "reconcileTimeout", annotation.reconcileTimeout(), false);
         boolean statusEvents = bool("status-events", "statusEvents", annotation.statusEvents());
-        return ControllerDefinition.builder(name, kind).namespace(allNamespaces ? null : namespace)
+        return ControllerDefinition.builder(name, kind).namespace(allNamespaces ? null : namespace).namespaces(namespaces)
                 .labelSelector(selector.isBlank() ? null : selector).ownsSelectors(ownsSelectors).workers(workers).resync(resync).syncTimeout(syncTimeout)
                 .shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
                 .owns(List.copyOf(Arrays.asList(annotation.owns()))).finalizer(finalizer).build();
+    }
+
+    /** The set of namespaces from the property or the annotation; null when neither gives one. */
+    private java.util.Set<String> namespaces() {
+        Optional<String> property = config.apply(key("namespaces")).filter(value -> !value.isBlank());
+        if (property.isPresent()) {
+            return namespaces(property.get(), key("namespaces"));
+        }
+        return annotation.namespaces().length == 0 ? null : namespaces(String.join(",", annotation.namespaces()), attribute("namespaces"));
+    }
+
+    /**
+     * A set of namespaces written as a comma-separated list ({@code a, b}), in the order written.
+     *
+     * @param source the property or attribute it came from, for the message
+     * @throws IllegalArgumentException naming {@code source} and the entry when one is not a namespace name
+     */
+    public static java.util.Set<String> namespaces(String list, String source) {
+        java.util.Set<String> namespaces = new java.util.LinkedHashSet<>();
+        for (String entry : list.split(",", -1)) {
+            namespaces.add(dev.mooring.engine.kube.KubeNames.namespace(entry.trim(), source));
+        }
+        return java.util.Collections.unmodifiableSet(namespaces);
     }
 
     /** The selectors of the owned kinds, each from its property or the annotation. */

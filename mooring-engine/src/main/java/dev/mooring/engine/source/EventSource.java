@@ -22,8 +22,16 @@ public interface EventSource<T extends KubernetesObject> {
     /** The kind this source serves. */
     ResourceType<T> type();
 
-    /** The one namespace whose objects it holds, or null for every namespace (and for a cluster-scoped kind). */
+    /**
+     * The one namespace whose objects it holds, or null when it is not limited to one: every
+     * namespace, a cluster-scoped kind, or a set of namespaces (see {@link #holds}).
+     */
     String namespace();
+
+    /** Whether it holds the objects of {@code namespace} (of a namespaced kind); by default, when it watches that one or all. */
+    default boolean holds(String namespace) {
+        return namespace() == null || namespace().equals(namespace);
+    }
 
     /** Subscribe to changes, delivered in order on the source's own thread. */
     void addListener(InformerListener<T> listener);

@@ -148,6 +148,11 @@ class WebhookConfigurationsTest {
                 new WebhookConfigurations.ControllerScope(V1Deployment.class, null)), "operators", TARGET));
         assertEquals(List.of("a", "b"), controlled.getWebhooks().get(0).getNamespaceSelector().getMatchExpressions().get(0).getValues());
         assertNull(controlled.getWebhooks().get(1).getNamespaceSelector());
+        // a controller of a namespace set: each namespace of the set
+        V1ValidatingWebhookConfiguration set = validating(WebhookConfigurations.of(routes, WebhookConfigurations.ControllerScope.of(
+                dev.mooring.engine.model.ControllerDefinition.builder("widgets", Widget.class)
+                        .namespaces(new java.util.LinkedHashSet<>(List.of("team-b", "team-a"))).build()), "operators", TARGET));
+        assertEquals(List.of("team-a", "team-b"), set.getWebhooks().get(0).getNamespaceSelector().getMatchExpressions().get(0).getValues());
     }
 
     @Test

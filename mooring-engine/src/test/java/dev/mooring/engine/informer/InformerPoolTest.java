@@ -68,4 +68,33 @@ class InformerPoolTest {
             scheduler.shutdownNow();
         }
     }
+
+    @Test
+    void anOwnInformerIsNotSharedAndAReleasedOneStopsAndIsForgotten() throws Exception {
+        java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newCachedThreadPool();
+        java.util.concurrent.ScheduledThreadPoolExecutor scheduler = new java.util.concurrent.ScheduledThreadPoolExecutor(1);
+        scheduler.setRemoveOnCancelPolicy(true);
+        try {
+            Informer<V1ConfigMap> shared = pool.acquire(CONFIG_MAPS, "ops", null, RESYNC);
+            Informer<V1ConfigMap> own = pool.acquireOwn(CONFIG_MAPS, "ops", null, RESYNC, "team", null);
+            assertNotSame(shared, own);
+            assertSame(own, pool.acquireOwn(CONFIG_MAPS, "ops", null, RESYNC, "team", null));
+            assertNotSame(own, pool.acquireOwn(CONFIG_MAPS, "ops", null, RESYNC, "other", null), "another controller's: its own");
+            pool.start(shared, executor, scheduler);
+            pool.start(own, executor, scheduler);
+            assertEquals(2, scheduler.getQueue().size());
+
+            pool.release(own);
+            assertEquals(1, scheduler.getQueue().size(), "its resync is cancelled, the shared one's kept");
+            assertEquals(List.of(shared, pool.informers().get(1)), pool.informers());
+            assertEquals(2, pool.count());
+            pool.release(own);
+            Informer<V1ConfigMap> again = pool.acquireOwn(CONFIG_MAPS, "ops", null, RESYNC, "team", null);
+            assertNotSame(own, again, "a released informer is not handed out again");
+        } finally {
+            pool.stopAll();
+            executor.shutdownNow();
+            scheduler.shutdownNow();
+        }
+    }
 }

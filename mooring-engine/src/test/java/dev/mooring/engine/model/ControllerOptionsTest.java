@@ -52,6 +52,18 @@ class ControllerOptionsTest {
     static class BothScopes {
     }
 
+    @Controller(namespaces = {"team-a", "team-b"})
+    static class NamespaceSet {
+    }
+
+    @Controller(namespaces = "team-a", allNamespaces = true)
+    static class SetAndAll {
+    }
+
+    @Controller(namespaces = {"team-a", "Team_B"})
+    static class BadNamespaceSet {
+    }
+
     @Controller(resync = "soon")
     static class BadResync {
     }
@@ -136,6 +148,26 @@ class ControllerOptionsTest {
                 () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.owns-field-selector", "phase")));
         assertMessage("@Watch on " + BadWatchSelector.class.getName() + ".secrets: Invalid field selector 'metadata.name'",
                 () -> ControllerOptions.watchedKind(BadWatchSelector.class.getDeclaredMethod("secrets", V1Secret.class)));
+    }
+
+    @Test
+    void aNamespaceSetComesFromTheAnnotationOrItsPropertyInTheOrderWrittenAndExcludesTheOtherScopes() {
+        assertEquals(List.of("team-a", "team-b"), List.copyOf(resolve(NamespaceSet.class, Map.of()).namespaces()));
+        assertEquals(List.of("c", "a"), List.copyOf(resolve(NamespaceSet.class,
+                Map.of("mooring.controller.configmap.namespaces", " c, a,c")).namespaces()), "trimmed, each once");
+        assertEquals(List.of("x"), List.copyOf(resolve(Defaults.class, Map.of("mooring.controller.configmap.namespaces", "x")).namespaces()));
+        assertNull(resolve(Defaults.class, Map.of()).namespaces(), "one namespace, not a set");
+        assertNull(resolve(Defaults.class, Map.of("mooring.controller.configmap.namespaces", " ")).namespaces(), "blank: not set");
+        assertMessage("Controller configmap: set namespaces (@Controller(namespaces) on " + SetAndAll.class.getName()
+                + ") or all-namespaces, not both", () -> resolve(SetAndAll.class, Map.of()));
+        assertMessage("Controller configmap: set namespaces (mooring.controller.configmap.namespaces) or namespace ('apps'), not both",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.namespaces", "a",
+                        "mooring.controller.configmap.namespace", "apps")));
+        assertMessage("@Controller(namespaces) on " + BadNamespaceSet.class.getName() + " 'Team_B' is not a namespace",
+                () -> resolve(BadNamespaceSet.class, Map.of()));
+        assertMessage("mooring.controller.configmap.namespaces '' is not a namespace",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.namespaces", "a,,b")));
+        assertEquals(Set.of("a", "b"), ControllerOptions.namespaces("a, b", "test"));
     }
 
     @Test
