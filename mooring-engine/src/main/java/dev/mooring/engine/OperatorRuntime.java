@@ -93,6 +93,7 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
     private final DiscoveredKinds types;
     private final KubeHttp requests;
     private final InformerPool pool;
+    private final PassObserver observer;
     private final ExecutorService executor;
     private final ScheduledExecutorService scheduler;
     private final Map<String, ControllerRunner<?>> runners = new LinkedHashMap<>();
@@ -124,6 +125,7 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
         this.clock = parts.clock;
         this.types = new DiscoveredKinds(requests);
         this.pool = new InformerPool(requests, parts.watches, parts.retry.maxDelay(), parts.observer::informerCreated);
+        this.observer = parts.observer;
         this.executor = parts.executor;
         this.scheduler = parts.scheduler;
         for (Entry entry : parts.entries) {
@@ -241,22 +243,20 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
 
     /**
      * The source of one kind of a controller: the informer of its scope, shared as the pool
-     * shares them; or, for a namespaced kind of a controller with a namespace set, a source over
-     * an informer of its own in each namespace of the set.
+     * shares them; or, for a namespaced kind of a controller with a namespace set ({@code set}),
+     * a source over an informer of its own in each namespace of the set.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private EventSource source(ControllerRunner<?> runner, ResourceType type, String scope, Selectors selectors,
-            dev.mooring.engine.model.ObjectTransform transform, boolean primary) {
+            dev.mooring.engine.model.ObjectTransform transform, boolean primary, boolean set) {
         ControllerDefinition definition = runner.definition();
-        // a set applies to the namespaced kinds in the primary's scope: not to a cluster-scoped primary's dependencies (scope null)
-        if (definition.namespaces() == null || !type.namespaced() || !(primary || scope != null)) {
-            Informer informer = type.isMetadataOnly() ? pool.acquire(type, scope, selectors, definition.resync())
-                    : pool.acquire(type, scope, selectors, definition.resync(), definition.name(), transform);
+        if (!set || !type.namespaced()) {
+            Informer informer = pool.acquire(type, scope, selectors, definition.resync(), definition.name(), transform);
             subscribed(runner, informer, primary);
             return informer;
         }
-        SetMembers members = new SetMembers(new dev.mooring.engine.informer.NamespaceSetSource(type,
-                selectors == null || selectors.isEmpty() ? "" : " with " + selectors.describe()), type, selectors, transform, primary);
+        SetMembers members = new SetMembers(new dev.mooring.engine.informer.NamespaceSetSource(type, selectors), type, selectors,
+                transform, primary);
         subscriptionsOf(runner).sets.add(members);
         for (String namespace : definition.namespaces()) {
             join(runner, members, namespace);
@@ -335,6 +335,7 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
                         of.primary.remove(member);
                         of.all.remove(member);
                         pool.release((Informer<?>) member);
+                        observer.informerReleased((Informer<?>) member);
                     });
                 }
             }
@@ -363,8 +364,11 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
             if (primaryType == null) {
                 return;
             }
+            // a namespace set applies to a namespaced primary and its namespaced dependencies; a cluster-scoped primary's
+            // dependencies are watched in all namespaces
+            boolean set = definition.namespaces() != null && primaryType.namespaced();
             EventSource primary = source(runner, primaryType, definition.namespace(), Selectors.labels(definition.labelSelector()),
-                    definition.transformOf(definition.kind()), true);
+                    definition.transformOf(definition.kind()), true, set);
             runner.attachPrimary(primary);
             // Dependencies are watched in the primary's scope without its selector, with their own (the owned kinds',
             // each @Watch's); a cluster-scoped primary watches its namespaced dependencies in all namespaces.
@@ -374,15 +378,15 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
                 if (type == null) {
                     return;
                 }
-                runner.attachOwned(source(runner, type, scope, definition.ownsSelectors(), definition.transformOf(owned), false));
+                runner.attachOwned(source(runner, type, scope, definition.ownsSelectors(), definition.transformOf(owned), false, set));
             }
             for (WatchMapper watch : definition.watches()) {
                 ResourceType type = resolve(watch.kind(), runner, deadline);
                 if (type == null) {
                     return;
                 }
-                runner.attachWatch(watch.metadataOnly() ? source(runner, type.metadataOnly(), scope, watch.selectors(), null, false)
-                        : source(runner, type, scope, watch.selectors(), definition.transformOf(watch.kind()), false), watch);
+                runner.attachWatch(watch.metadataOnly() ? source(runner, type.metadataOnly(), scope, watch.selectors(), null, false, set)
+                        : source(runner, type, scope, watch.selectors(), definition.transformOf(watch.kind()), false, set), watch);
             }
             for (dev.mooring.engine.model.CacheIndex index : definition.indexes()) {
                 // on the source that Context.cached(kind) reads: the first of that kind (the primary's, if it is the primary kind)

@@ -19,6 +19,10 @@ public interface PassObserver {
     default void informerCreated(Informer<?> informer) {
     }
 
+    /** An informer was stopped for good (its namespace left a controller's set); its gauges go. */
+    default void informerReleased(Informer<?> informer) {
+    }
+
     /** Where the spans of passes go, asked once per controller; {@link dev.mooring.engine.trace.Tracing#NONE} by default. */
     default dev.mooring.engine.trace.Tracing tracing() {
         return dev.mooring.engine.trace.Tracing.NONE;

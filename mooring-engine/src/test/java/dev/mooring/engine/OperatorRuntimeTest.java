@@ -158,8 +158,20 @@ class OperatorRuntimeTest {
         api.objects("configmaps", "a");
         String configMaps = "/api/v1/namespaces/%s/configmaps";
         String secrets = "/api/v1/namespaces/%s/secrets";
-        OperatorRuntime runtime = build(maps("teams", LONG, List.of(V1Secret.class)).toBuilder()
-                .namespaces(new java.util.LinkedHashSet<>(List.of("ops", "dev"))).build(), maps("single", LONG, List.of()));
+        List<String> released = new CopyOnWriteArrayList<>();
+        KubeHttp http = api.http();
+        runtime = Engine.builder(http, http).threads(executor, scheduler).observer(new PassObserver() {
+            @Override
+            public void passed(String controller, dev.mooring.engine.pass.Outcome.Kind outcome, Duration duration) {
+            }
+
+            @Override
+            public void informerReleased(dev.mooring.engine.informer.Informer<?> informer) {
+                released.add(informer.describe());
+            }
+        }).controller(maps("teams", LONG, List.of(V1Secret.class)).toBuilder().namespaces(new java.util.LinkedHashSet<>(List.of("ops", "dev")))
+                .build(), recording("teams")).controller(maps("single", LONG, List.of()), recording("single"))
+                .build();
         runtime.start();
         await("the pass of ops/a", () -> passes.contains("teams a"));
         assertEquals(Set.of(configMaps.formatted("ops"), configMaps.formatted("dev"), secrets.formatted("ops"), secrets.formatted("dev")),
@@ -170,6 +182,11 @@ class OperatorRuntimeTest {
         runtime.watchNamespaces("teams", Set.of("dev", "qa"));
         await("qa listed", () -> api.listedPaths().containsAll(List.of(configMaps.formatted("qa"), secrets.formatted("qa"))));
         assertEquals(Set.of("dev", "qa"), runtime.namespacesOf("teams"));
+        assertEquals(Set.of("ConfigMap in ops", "Secret in ops"), Set.copyOf(released), "their metrics go with them");
+        assertEquals(1, log.lines().stream().filter(line -> line.equals("INFO Controller teams now watches namespaces [dev, qa]"
+                + " (were [dev, ops])")).count(), log.lines().toString());
+        runtime.watchNamespaces("teams", Set.of("qa", "dev"));
+        assertEquals(1, log.lines().stream().filter(line -> line.contains("now watches")).count(), "no change, nothing logged");
         assertEquals(List.of("ops"), runtime.informers().stream().filter(informer -> "ops".equals(informer.namespace()))
                 .map(informer -> informer.namespace()).toList(), "of ops, only single's informer is left");
         assertEquals(List.of(), runtime.namespacesOf("single").stream().toList(), "single watches no set");

@@ -217,6 +217,15 @@ public class RuntimeMetrics implements PassObserver {
         informer.onRelist(relists::inc);
     }
 
+    /** Removes the informer's metrics: a namespace that leaves a set and joins again gets new ones, bound to its new informer. */
+    @Override
+    public void informerReleased(dev.mooring.engine.informer.Informer<?> informer) {
+        Tag tag = new Tag("informer", informer.describe());
+        for (String name : List.of("mooring_informer_connected", "mooring_informer_last_contact_seconds", "mooring_informer_relists_total")) {
+            registry.remove(new org.eclipse.microprofile.metrics.MetricID(name, tag));
+        }
+    }
+
     /**
      * Register the admission metrics of these routes (labelled by path) and return the observer
      * that updates them.

@@ -19,12 +19,13 @@ import java.util.List;
  *   scale [N runs seconds rate]   {@link Scale}: many objects, first syncs and fresh changes meanwhile (100000 1 10 200)
  *   failover [N runs]             {@link Failover}: a leader killed, its standby takes over (5000 3)
  *   shards [N runs]               {@link Shards}: 1, 2 and 4 sharded replicas (10000 1)
+ *   owned [N runs]                {@link OwnedChildren}: N owned children among 10 N others, with and without a selector (1000 3)
  * </pre>
  */
 public final class Bench {
 
     /** The benchmarks' names, as the first argument. */
-    static final List<String> NAMES = List.of("start", "jdks", "features", "deployment", "traces", "scale", "failover", "shards");
+    static final List<String> NAMES = List.of("start", "jdks", "features", "deployment", "traces", "scale", "failover", "shards", "owned");
 
     private Bench() {
     }
@@ -52,6 +53,7 @@ public final class Bench {
             case "scale" -> new Scale(argument(rest, 0, 100_000), argument(rest, 1, 1), argument(rest, 2, 10), argument(rest, 3, 200));
             case "failover" -> new Failover(argument(rest, 0, 5000), argument(rest, 1, 3), 0, 0);
             case "shards" -> new Shards(argument(rest, 0, 10_000), argument(rest, 1, 1), 0, 0);
+            case "owned" -> new OwnedChildren(argument(rest, 0, 1000), argument(rest, 1, 3), 0, 0);
             default -> throw new IllegalArgumentException("unknown benchmark '" + name + "'; one of " + String.join(", ", NAMES)
                     + ", or none for the comparison");
         };

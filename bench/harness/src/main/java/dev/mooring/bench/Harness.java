@@ -300,6 +300,7 @@ abstract class Harness {
         environment.put("MOORING_NAMESPACE", TICKS);
         environment.put("MOORING_CONTROLLER_TICKS_NAMESPACE", ticks);
         environment.put("MOORING_CONTROLLER_CONFIGMAPS_NAMESPACE", configMaps);
+        environment.put("MOORING_CONTROLLER_OWNERS_NAMESPACE", EMPTY);
         environment.put("BENCH_TICKS", Integer.toString(expectedTicks));
         environment.put("BENCH_CONFIGMAPS", Integer.toString(expectedConfigMaps));
         return environment;

@@ -42,6 +42,12 @@ final class Results {
     static final String FAILOVER_FIRST = "leader kill -9 -> first pass of the new leader (ms)";
     static final String FAILOVER_ALL = "leader kill -9 -> all N passed by the new leader (ms)";
     static final String FAILOVER_LISTS = "LIST requests of the kind from the kill on";
+    static final String OWNED_START = "process launch -> all N owners reconciled (ms)";
+    static final String OWNED_HEAP = "heap after GC, all cached (MiB)";
+    private static final String OWNED_ABOVE_IDLE = "heap above idle, all cached (MiB)";
+    private static final String OWNED_OBJECTS = "objects cached (owners and ConfigMaps)";
+    private static final String OWNED_PER_OBJECT = "heap above idle per cached object (B)";
+    private static final String OWNED_PER_OWNER = "heap above idle per owner (B)";
     private static final String PER_OBJECT = "heap per cached object (B)";
 
     private final Map<String, Map<String, List<Double>>> values = new LinkedHashMap<>();
@@ -118,6 +124,50 @@ final class Results {
         String table = text.toString().replace(" N ", " " + n + " ").replace(" R changes/s", " " + rate + " changes/s")
                 .replace(" S s ", " " + seconds + " s ")
                 .replace(" R/s", " " + rate + "/s");
+        if (table.contains("| - |")) {
+            throw new IllegalStateException("Some measure has no value:\n" + table);
+        }
+        return table;
+    }
+
+    /**
+     * The owned-children benchmark: per peer (in {@code peers} order, each with the number of
+     * objects it caches), the start-up, the heap, and the heap above the idle one of its JVM
+     * ({@code JOSDK} or {@code Mooring}) per cached object and per owner.
+     */
+    String ownedTable(int n, int runs, Map<String, Double> cached, String... peers) {
+        for (String peer : peers) {
+            String jvm = peer.startsWith("JOSDK") ? "JOSDK" : "Mooring";
+            List<Double> full = values.getOrDefault(OWNED_HEAP, Map.of()).getOrDefault(peer, List.of());
+            List<Double> empty = values.getOrDefault(HEAP_IDLE, Map.of()).getOrDefault(jvm, List.of());
+            for (int i = 0; i < Math.min(full.size(), empty.size()); i++) {
+                double above = full.get(i) - empty.get(i);
+                add(peer, OWNED_ABOVE_IDLE, above);
+                add(peer, OWNED_OBJECTS, cached.get(peer));
+                add(peer, OWNED_PER_OBJECT, above / cached.get(peer));
+                add(peer, OWNED_PER_OWNER, above / Math.max(1, n));
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        text.append("N = ").append(n).append(" owners, each owning one labelled 1 KiB ConfigMap, beside ").append(10 * n)
+                .append(" unrelated ConfigMaps of 1 KiB in their namespace; ").append(runs).append(" runs; median (min-max)\n\n");
+        text.append("| measure |");
+        for (String peer : peers) {
+            text.append(' ').append(peer).append(" |");
+        }
+        text.append(' ').append(peers[peers.length - 1]).append(" / ").append(peers[0]).append(" |\n|---|")
+                .append("---|".repeat(peers.length + 1)).append('\n');
+        for (String measure : List.of(OWNED_START, OWNED_HEAP, OWNED_ABOVE_IDLE, OWNED_OBJECTS, OWNED_PER_OBJECT, OWNED_PER_OWNER)) {
+            double unit = measure.endsWith("(MiB)") ? 1024 * 1024 : 1;
+            text.append("| ").append(measure).append(" |");
+            for (String peer : peers) {
+                text.append(' ').append(cell(scaled(values.getOrDefault(measure, Map.of()).get(peer), unit))).append(" |");
+            }
+            Map<String, List<Double>> byPeer = values.getOrDefault(measure, Map.of());
+            text.append(' ').append(ratio(scaled(byPeer.get(peers[0]), unit), scaled(byPeer.get(peers[peers.length - 1]), unit)))
+                    .append(" |\n");
+        }
+        String table = text.toString().replace(" N ", " " + n + " ");
         if (table.contains("| - |")) {
             throw new IllegalStateException("Some measure has no value:\n" + table);
         }

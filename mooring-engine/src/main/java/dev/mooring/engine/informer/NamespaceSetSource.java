@@ -40,10 +40,10 @@ public final class NamespaceSetSource<T extends KubernetesObject> implements Eve
     private final List<Consumer<Throwable>> failureListeners = new CopyOnWriteArrayList<>();
     private final List<Index<T>> indexes = new CopyOnWriteArrayList<>();
 
-    /** @param selectors how the members' selectors read in {@link #describe()} (empty for none) */
-    public NamespaceSetSource(ResourceType<T> type, String selectors) {
+    /** @param selectors the members' selectors, for {@link #describe()} (null for none) */
+    public NamespaceSetSource(ResourceType<T> type, dev.mooring.engine.kube.Selectors selectors) {
         this.type = Objects.requireNonNull(type, "type");
-        this.selectors = Objects.requireNonNull(selectors, "selectors");
+        this.selectors = selectors == null || selectors.isEmpty() ? "" : " with " + selectors.describe();
     }
 
     /**
@@ -79,11 +79,6 @@ public final class NamespaceSetSource<T extends KubernetesObject> implements Eve
     /** The namespaces of the members now. */
     public Set<String> namespaces() {
         return Set.copyOf(members.keySet());
-    }
-
-    /** The members now, by namespace. */
-    public Map<String, EventSource<T>> members() {
-        return members;
     }
 
     @Override

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** A source over a namespace set: reads routed by namespace, subscriptions carried to later members, removed members silent. */
 class NamespaceSetSourceTest {
 
-    private final NamespaceSetSource<V1ConfigMap> set = new NamespaceSetSource<>(CONFIG_MAPS, "");
+    private final NamespaceSetSource<V1ConfigMap> set = new NamespaceSetSource<>(CONFIG_MAPS, null);
     private final List<String> events = new CopyOnWriteArrayList<>();
 
     private static V1ConfigMap map(String namespace, String name) {
@@ -86,7 +86,29 @@ class NamespaceSetSourceTest {
 
         assertEquals(List.of("add a/x (listed)", "add late/y (listed)", "update late/y", "delete late/y", "add late/z"), events);
         assertEquals(new TreeSet<>(List.of("late/z")), keys(set.indexed("team", "late")), "the index reached the later member");
-        assertThrows(IllegalArgumentException.class, () -> set.indexed("nothing", "x"));
+        set.addIndex("team", "Test.team", object -> List.of(object.getMetadata().getLabels().get("team")));
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> set.indexed("nothing", "x"));
+        assertTrue(none.getMessage().endsWith("its indexes: [team]"), "added twice, kept once: " + none.getMessage());
+    }
+
+    @Test
+    void anIndexAddedAfterTheMembersReachesThemAndTheControllerIndexNeedsNone() {
+        assertEquals(List.of(), set.indexed(dev.mooring.api.Cache.CONTROLLER_INDEX, "u1"), "every cache has the owners' index");
+        FakeSource<V1ConfigMap> a = new FakeSource<>(CONFIG_MAPS, "a");
+        set.add(a);
+        a.add(map("a", "x"));
+        set.addIndex("team", "Test.team", object -> List.of(object.getMetadata().getLabels().get("team")));
+        assertEquals(new TreeSet<>(List.of("a/x")), keys(set.indexed("team", "a")));
+    }
+
+    @Test
+    void theDescriptionNamesTheKindTheNamespacesAndTheSelectors() {
+        NamespaceSetSource<V1ConfigMap> selected = new NamespaceSetSource<>(CONFIG_MAPS,
+                new dev.mooring.engine.kube.Selectors("app=web", "metadata.name!=x"));
+        selected.add(new FakeSource<>(CONFIG_MAPS, "b"));
+        selected.add(new FakeSource<>(CONFIG_MAPS, "a"));
+        assertEquals("ConfigMap in namespaces [a, b] with labels app=web, fields metadata.name!=x", selected.describe());
+        assertEquals("ConfigMap in namespaces []", new NamespaceSetSource<>(CONFIG_MAPS, dev.mooring.engine.kube.Selectors.NONE).describe());
     }
 
     @Test

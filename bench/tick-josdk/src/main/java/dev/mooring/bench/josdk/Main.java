@@ -5,8 +5,9 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.time.Duration;
 
 /**
- * The peer's process: the Java Operator SDK with its defaults, a no-op controller of Tick and one
- * of ConfigMaps, each watching the namespace the harness gives (as Mooring's controllers do).
+ * The peer's process: the Java Operator SDK with its defaults, a no-op controller of Tick, one of
+ * ConfigMaps and one of Ticks owning ConfigMaps, each watching the namespace the harness gives (as
+ * Mooring's controllers do).
  * With {@code BENCH_LEASE} set, leader election on that Lease in the ticks' namespace, with
  * Mooring's (and client-go's) durations and a unique identity per process.
  */
@@ -25,6 +26,7 @@ public final class Main {
         operator.register(new TickReconciler(), o -> o.settingNamespaces(System.getenv("MOORING_CONTROLLER_TICKS_NAMESPACE")));
         operator.register(new ConfigMapReconciler(),
                 o -> o.settingNamespaces(System.getenv("MOORING_CONTROLLER_CONFIGMAPS_NAMESPACE")));
+        operator.register(new OwnerReconciler(), o -> o.settingNamespaces(System.getenv("MOORING_CONTROLLER_OWNERS_NAMESPACE")));
         System.out.println("BENCH engine start at " + System.currentTimeMillis());
         operator.start(); // returns when the controllers' caches are synced
         System.out.println("BENCH ready at " + System.currentTimeMillis());
