@@ -77,6 +77,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
     /** Every event source this controller subscribed to, distinct instances (one kind may have two). */
     private final List<EventSource<?>> sources = new CopyOnWriteArrayList<>();
     private final ControllerCaches caches;
+    /** The keys given up after their retries, with the resourceVersion they were given up at: no pass until it changes. */
+    private final java.util.Map<ObjectKey, String> givenUp = new java.util.concurrent.ConcurrentHashMap<>();
     /** This controller's status writes its primary cache has not delivered yet. */
     private final StatusWrites statusWrites = new StatusWrites();
     private volatile EventSource<T> primary;
@@ -274,16 +276,25 @@ public final class ControllerRunner<T extends KubernetesObject> {
         if (cached.isEmpty()) {
             // Absent from the watched scope: nothing to reconcile; owned children go with garbage collection.
             queue.forget(key);
+            givenUp.remove(key);
             return null;
+        }
+        String gaveUpAt = givenUp.get(key);
+        if (gaveUpAt != null) {
+            if (gaveUpAt.equals(cached.get().getMetadata().getResourceVersion())) {
+                queue.forget(key); // unchanged since its retries ran out: a resync or a child's event does not bring it back
+                return null;
+            }
+            givenUp.remove(key);
         }
         PassTimer timer = PassTimer.start(scheduler, definition.reconcileTimeout());
         Outcome outcome = dispatcher.dispatch(key, cached.get(), timer);
-        settle(key, outcome, timer.nanos());
+        settle(key, cached.get(), outcome, timer.nanos());
         return outcome.kind();
     }
 
     /** The one place an outcome is acted on: the queue action, the count, the log and the observer. */
-    private void settle(ObjectKey key, Outcome outcome, long nanos) {
+    private void settle(ObjectKey key, T cached, Outcome outcome, long nanos) {
         counts.took(nanos);
         switch (outcome.kind()) {
             case SUCCESS -> {
@@ -297,21 +308,62 @@ public final class ControllerRunner<T extends KubernetesObject> {
                 LOG.log(Level.WARNING, "Reconcile of " + dispatcher.describe(key) + " failed terminally (no retry): "
                         + outcome.cause().getMessage(), outcome.cause());
             }
+            case CANCELLED, ERROR -> {
+                if (retriesLeft(key)) {
+                    retry(key, outcome);
+                } else {
+                    giveUp(key, cached, outcome);
+                }
+            }
+        }
+        try {
+            observer.passed(name(), outcome.kind(), Duration.ofNanos(nanos));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Recording the metrics of a pass of " + name() + " failed", e);
+        }
+    }
+
+    private boolean retriesLeft(ObjectKey key) {
+        int limit = definition.queuePolicy().retryLimit();
+        return limit == 0 || queue.numRetries(key) < limit;
+    }
+
+    private void retry(ObjectKey key, Outcome outcome) {
+        switch (outcome.kind()) {
             case CANCELLED -> {
                 double seconds = queue.retry(key).toMillis() / 1000.0;
                 counts.cancelled();
                 LOG.warning(() -> String.format("Reconcile of %s exceeded its timeout of %s and was cancelled; retry in %.2f s",
                         dispatcher.describe(key), definition.reconcileTimeout(), seconds));
             }
-            case ERROR -> {
+            default -> {
                 double seconds = queue.retry(key).toMillis() / 1000.0;
                 counts.failed();
                 LOG.log(Level.WARNING, String.format("Reconcile of %s failed; retry in %.2f s: %s", dispatcher.describe(key),
                         seconds, outcome.cause()), outcome.cause());
             }
         }
+    }
+
+    /**
+     * The key's retries ran out: no retry, and no pass until its object changes (a new
+     * resourceVersion); a Warning Event on the object, a log line and the observer's count say so.
+     */
+    private void giveUp(ObjectKey key, T cached, Outcome outcome) {
+        int passes = queue.numRetries(key) + 1;
+        queue.forget(key);
+        givenUp.put(key, String.valueOf(cached.getMetadata().getResourceVersion()));
+        if (outcome.kind() == Outcome.Kind.CANCELLED) {
+            counts.cancelled();
+        } else {
+            counts.failed();
+        }
+        String note = "Gave up after " + passes + " failed passes (retry-limit " + definition.queuePolicy().retryLimit()
+                + "); the next change of the object is reconciled again: " + outcome.cause();
+        LOG.log(Level.WARNING, "Reconcile of " + dispatcher.describe(key) + ": " + note, outcome.cause());
+        dispatcher.gaveUp(cached, note.length() > 1024 ? note.substring(0, 1024) : note);
         try {
-            observer.passed(name(), outcome.kind(), Duration.ofNanos(nanos));
+            observer.gaveUp(name());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Recording the metrics of a pass of " + name() + " failed", e);
         }

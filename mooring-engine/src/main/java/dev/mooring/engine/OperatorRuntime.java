@@ -151,8 +151,19 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
     @SuppressWarnings({"unchecked", "rawtypes"})
     private ControllerRunner<?> runner(Entry entry, Engine.Builder parts) {
         String name = entry.definition().name();
-        WorkQueue<ObjectKey> queue = new WorkQueue<>(RetryPolicy.exponential(parts.retry.baseDelay(), parts.retry.maxDelay(),
-                RetryPolicy.DEFAULT_JITTER), System::nanoTime, parts.observer.queue(name));
+        dev.mooring.engine.model.QueuePolicy policy = entry.definition().queuePolicy();
+        java.time.Duration base = policy.baseDelayOr(parts.retry.baseDelay());
+        java.time.Duration max = policy.maxDelayOr(parts.retry.maxDelay());
+        if (max.compareTo(base) < 0) {
+            throw new IllegalArgumentException("Controller " + name + ": its first retry delay (" + base + ") is longer than its longest"
+                    + " (" + max + "); set mooring.controller." + name + ".retry-base-delay and .retry-max-delay, or mooring.retry.*,"
+                    + " so that they agree");
+        }
+        WorkQueue<ObjectKey> queue = new WorkQueue<>(RetryPolicy.exponential(base, max, RetryPolicy.DEFAULT_JITTER), System::nanoTime,
+                parts.observer.queue(name));
+        if (policy.maxPassRate() > 0) {
+            queue.limitRate(policy.maxPassRate(), policy.burst());
+        }
         PassEnvironment environment = new PassEnvironment(namespace -> new LiveResourceClient(requests, types, namespace),
                 parts.requestScope, new EventRecorder(requests, "mooring/" + name, parts.operatorNamespace), clock);
         return new ControllerRunner(entry.definition(), Pass.of(entry.definition(), entry.bean(), entry.stages()), environment,

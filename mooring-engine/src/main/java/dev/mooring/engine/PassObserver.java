@@ -15,6 +15,10 @@ public interface PassObserver {
 
     void passed(String controller, Outcome.Kind outcome, Duration duration);
 
+    /** Controller {@code controller} gave a key up after its retries ran out ({@code retryLimit}). */
+    default void gaveUp(String controller) {
+    }
+
     /** An informer was created (before it starts); for its gauges. */
     default void informerCreated(Informer<?> informer) {
     }

@@ -348,6 +348,53 @@ class ControllerRunnerTest {
     // --- retries on the queue's clock ---
 
     @Test
+    void afterItsRetryLimitAKeyIsGivenUpUntilItsObjectChanges() throws Exception {
+        List<String> gaveUp = new CopyOnWriteArrayList<>();
+        ControllerDefinition limited = definition(null, false, null).toBuilder()
+                .queuePolicy(new dev.mooring.engine.model.QueuePolicy(null, null, 2, 0, 0)).build();
+        Reconciler<V1Deployment> failing = (deployment, context) -> {
+            seen.add(deployment);
+            throw new IllegalStateException("always");
+        };
+        runner = new ControllerRunner<>(limited, Pass.of(limited, failing, null), PassEnvironment.of(client.forEveryNamespace()), queue, new PassObserver() {
+            @Override
+            public void passed(String controller, Outcome.Kind outcome, Duration duration) {
+                outcomes.add(outcome);
+            }
+
+            @Override
+            public void gaveUp(String controller) {
+                gaveUp.add(controller);
+            }
+        }, failed::add);
+        runner.attachPrimary(source);
+        runner.startWorkers(workers, timers);
+        ObjectKey web = new ObjectKey("ops", "web");
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        for (int retry = 1; retry <= 2; retry++) {
+            await(() -> queue.delayed() == 1 && queue.processing() == 0, "retry waits");
+            ticker.addAndGet(Duration.ofSeconds(retry).toNanos()); // 1 s, then 2 s
+            queue.depth();
+            awaitOutcomes(1 + retry);
+        }
+        await(() -> queue.processing() == 0, "the third pass is done");
+        assertEquals(List.of("deployments"), gaveUp, "two retries failed too: given up");
+        assertEquals(0, queue.delayed(), "no retry after the limit");
+        assertEquals(0, queue.numRetries(web));
+        assertEquals(3, runner.status().errors());
+
+        runner.enqueue(web); // a child's event or a resync: the object has not changed
+        assertTrue(queue.awaitIdle(WAIT));
+        assertEquals(3, seen.size(), "no pass of an unchanged object given up");
+        source.update(deployment("web", "2", 2));
+        awaitOutcomes(4);
+        assertEquals(2, seen.get(3).getSpec().getReplicas(), "a change brings it back, with its retries counted afresh");
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "its first retry waits again");
+        assertEquals(1, queue.numRetries(web));
+    }
+
+    @Test
     void anErrorIsRetriedAfterTheBackoffOnTheQueuesClockAndASuccessForgetsIt() throws Exception {
         start(definition(null, false, null), (deployment, context) -> {
             seen.add(deployment);

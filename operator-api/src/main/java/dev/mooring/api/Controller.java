@@ -122,6 +122,33 @@ public @interface Controller {
     String reconcileTimeout() default "";
 
     /**
+     * The delay before the first retry of a failed pass, doubling (&plusmn;10 %) on each further
+     * failure up to {@link #retryMaxDelay()}. Defaults to the deployment's
+     * {@code mooring.retry.base-delay} (1 s).
+     */
+    String retryBaseDelay() default "";
+
+    /** The longest delay between retries. Defaults to the deployment's {@code mooring.retry.max-delay} (60 s). */
+    String retryMaxDelay() default "";
+
+    /**
+     * How many times a failing object is retried; when that many retries failed too, the
+     * controller gives it up (a Warning Event {@code ReconcileGaveUp} on the object, a log line,
+     * the metric {@code mooring_reconcile_given_up_total}) until the object changes: a resync does
+     * not bring it back, a change of its resourceVersion does. Defaults to 0: retried for ever.
+     */
+    int retryLimit() default 0;
+
+    /**
+     * At most this many passes a second, retries and fresh changes alike (a token bucket
+     * {@link #passBurst()} deep, full at first): a worker waits for its turn. Defaults to 0: no limit.
+     */
+    double maxPassRate() default 0;
+
+    /** How many passes may run at once after a quiet spell, with {@link #maxPassRate()}. Defaults to 0: one second's worth. */
+    int passBurst() default 0;
+
+    /**
      * Whether an update of the primary that changes only its status (or only
      * {@code metadata.resourceVersion} / {@code managedFields}) triggers a reconcile. Defaults
      * to false, so that a controller's own status writes do not wake it up again.

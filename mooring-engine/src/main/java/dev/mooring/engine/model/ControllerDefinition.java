@@ -27,6 +27,7 @@ public final class ControllerDefinition {
     private final Duration shutdownTimeout;
     private final Duration reconcileTimeout;
     private final boolean statusEvents;
+    private final QueuePolicy queuePolicy;
     private final List<Class<? extends KubernetesObject>> owns;
     private final dev.mooring.engine.kube.Selectors ownsSelectors;
     private final List<WatchMapper> watches;
@@ -49,6 +50,7 @@ public final class ControllerDefinition {
         this.shutdownTimeout = builder.shutdownTimeout;
         this.reconcileTimeout = builder.reconcileTimeout;
         this.statusEvents = builder.statusEvents;
+        this.queuePolicy = builder.queuePolicy;
         this.owns = List.copyOf(builder.owns);
         this.watches = List.copyOf(builder.watches);
         this.finalizer = builder.finalizer;
@@ -66,7 +68,7 @@ public final class ControllerDefinition {
     public Builder toBuilder() {
         return new Builder(name, kind).namespace(namespace).namespaces(namespaces).labelSelector(labelSelector).ownsSelectors(ownsSelectors).workers(workers).resync(resync)
                 .syncTimeout(syncTimeout).shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
-                .owns(owns).watches(watches).finalizer(finalizer).indexes(indexes).transforms(transforms)
+                .queuePolicy(queuePolicy).owns(owns).watches(watches).finalizer(finalizer).indexes(indexes).transforms(transforms)
                 .managedConditions(managedConditions);
     }
 
@@ -150,6 +152,11 @@ public final class ControllerDefinition {
         return transforms;
     }
 
+    /** How the controller's queue retries and paces its passes. */
+    public QueuePolicy queuePolicy() {
+        return queuePolicy;
+    }
+
     /** The condition types the controller's stages manage (a {@code Staged} reconciler's); empty for other reconcilers. */
     public java.util.Set<String> managedConditions() {
         return managedConditions;
@@ -208,7 +215,8 @@ public final class ControllerDefinition {
                 && Objects.equals(labelSelector, that.labelSelector)
                 && Objects.equals(ownsSelectors, that.ownsSelectors) && workers == that.workers
                 && resync.equals(that.resync) && syncTimeout.equals(that.syncTimeout) && shutdownTimeout.equals(that.shutdownTimeout)
-                && Objects.equals(reconcileTimeout, that.reconcileTimeout) && statusEvents == that.statusEvents && owns.equals(that.owns)
+                && Objects.equals(reconcileTimeout, that.reconcileTimeout) && statusEvents == that.statusEvents
+                && queuePolicy.equals(that.queuePolicy) && owns.equals(that.owns)
                 && watches.equals(that.watches) && Objects.equals(finalizer, that.finalizer) && indexes.equals(that.indexes)
                 && transforms.equals(that.transforms) && managedConditions.equals(that.managedConditions);
     }
@@ -216,14 +224,14 @@ public final class ControllerDefinition {
     @Override
     public int hashCode() {
         return Objects.hash(name, kind, namespace, namespaces, labelSelector, ownsSelectors, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout,
-                statusEvents, owns, watches, finalizer, indexes, transforms, managedConditions);
+                statusEvents, queuePolicy, owns, watches, finalizer, indexes, transforms, managedConditions);
     }
 
     @Override
     public String toString() {
         return "ControllerDefinition[name=" + name + ", kind=" + kind.getSimpleName() + ", namespace=" + namespace + (namespaces == null ? "" : ", namespaces=" + namespaces) + ", labelSelector="
                 + labelSelector + ", ownsSelectors=" + ownsSelectors + ", workers=" + workers + ", resync=" + resync + ", syncTimeout=" + syncTimeout + ", shutdownTimeout="
-                + shutdownTimeout + ", reconcileTimeout=" + reconcileTimeout + ", statusEvents=" + statusEvents + ", owns=" + owns
+                + shutdownTimeout + ", reconcileTimeout=" + reconcileTimeout + ", statusEvents=" + statusEvents + ", queuePolicy=" + queuePolicy + ", owns=" + owns
                 + ", watches=" + watches + ", finalizer=" + finalizer + ", indexes=" + indexes + ", transforms=" + transforms
                 + ", managedConditions=" + managedConditions + "]";
     }
@@ -247,6 +255,7 @@ public final class ControllerDefinition {
         private Duration shutdownTimeout = Duration.ofSeconds(10);
         private Duration reconcileTimeout;
         private boolean statusEvents;
+        private QueuePolicy queuePolicy = QueuePolicy.DEFAULTS;
         private List<Class<? extends KubernetesObject>> owns = List.of();
         private List<WatchMapper> watches = List.of();
         private String finalizer;
@@ -268,6 +277,12 @@ public final class ControllerDefinition {
         /** The set of namespaces to watch (then {@link #namespace} is not used), or null for one namespace or all. */
         public Builder namespaces(java.util.Set<String> namespaces) {
             this.namespaces = namespaces;
+            return this;
+        }
+
+        /** How the queue retries and paces passes; {@link QueuePolicy#DEFAULTS} by default. */
+        public Builder queuePolicy(QueuePolicy queuePolicy) {
+            this.queuePolicy = Objects.requireNonNull(queuePolicy, "queuePolicy");
             return this;
         }
 

@@ -30,7 +30,8 @@ public final class ControllerOptions {
 
     /** The options a {@code mooring.controller.<name>.<option>} property can set. */
     public static final List<String> OPTIONS = List.of("namespace", "all-namespaces", "namespaces", "label-selector", "owns-label-selector",
-            "owns-field-selector", "workers", "resync", "sync-timeout", "shutdown-timeout", "reconcile-timeout", "status-events");
+            "owns-field-selector", "workers", "resync", "sync-timeout", "shutdown-timeout", "reconcile-timeout", "status-events", "retry-base-delay", "retry-max-delay", "retry-limit",
+            "max-pass-rate", "pass-burst");
 
     private final Class<?> beanClass;
     private final Controller annotation;
@@ -132,10 +133,66 @@ public final class ControllerOptions {
         Duration shutdownTimeout = duration("shutdown-timeout", "shutdownTimeout", annotation.shutdownTimeout(), true);
         Duration reconcileTimeout = duration("reconcile-timeout", "reconcileTimeout", annotation.reconcileTimeout(), false);
         boolean statusEvents = bool("status-events", "statusEvents", annotation.statusEvents());
+        QueuePolicy queue = queuePolicy();
         return ControllerDefinition.builder(name, kind).namespace(allNamespaces ? null : namespace).namespaces(namespaces)
                 .labelSelector(selector.isBlank() ? null : selector).ownsSelectors(ownsSelectors).workers(workers).resync(resync).syncTimeout(syncTimeout)
-                .shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
+                .shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents).queuePolicy(queue)
                 .owns(List.copyOf(Arrays.asList(annotation.owns()))).finalizer(finalizer).build();
+    }
+
+    /** The retry and rate settings, each from its property or the annotation; the delays checked together. */
+    private QueuePolicy queuePolicy() {
+        Duration base = duration("retry-base-delay", "retryBaseDelay", annotation.retryBaseDelay(), false);
+        Duration max = duration("retry-max-delay", "retryMaxDelay", annotation.retryMaxDelay(), false);
+        if (base != null && max != null && max.compareTo(base) < 0) {
+            throw new IllegalArgumentException("Controller " + name + ": the retry-max-delay (" + source("retry-max-delay", "retryMaxDelay")
+                    + ", " + max + ") must not be less than the retry-base-delay (" + source("retry-base-delay", "retryBaseDelay") + ", "
+                    + base + ")");
+        }
+        int limit = whole("retry-limit", "retryLimit", annotation.retryLimit(), 0);
+        double rate = rate();
+        int burst = whole("pass-burst", "passBurst", annotation.passBurst(), 0);
+        return new QueuePolicy(base, max, limit, rate, burst);
+    }
+
+    /** A whole-number option, from its property or the annotation, at least {@code min}. */
+    private int whole(String option, String attribute, int annotated, int min) {
+        Optional<String> property = config.apply(key(option)).filter(value -> !value.isBlank());
+        int value;
+        if (property.isPresent()) {
+            try {
+                value = Integer.parseInt(property.get().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key(option) + " must be a whole number of at least " + min + ", got '"
+                        + property.get() + "'");
+            }
+        } else {
+            value = annotated;
+        }
+        if (value < min) {
+            throw new IllegalArgumentException(source(option, attribute) + " must be at least " + min + ", got " + value);
+        }
+        return value;
+    }
+
+    /** {@code max-pass-rate}: passes a second, 0 for none; finite and not negative. */
+    private double rate() {
+        Optional<String> property = config.apply(key("max-pass-rate")).filter(value -> !value.isBlank());
+        double value;
+        if (property.isPresent()) {
+            try {
+                value = Double.parseDouble(property.get().trim());
+            } catch (NumberFormatException e) {
+                value = Double.NaN;
+            }
+        } else {
+            value = annotation.maxPassRate();
+        }
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(source("max-pass-rate", "maxPassRate") + " must be a number of passes a second,"
+                    + " 0 for no limit, got '" + property.orElse(Double.toString(value)) + "'");
+        }
+        return value;
     }
 
     /** The set of namespaces from the property or the annotation; null when neither gives one. */
@@ -223,24 +280,7 @@ public final class ControllerOptions {
             "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$");
 
     private int workers() {
-        Optional<String> property = config.apply(key("workers"));
-        int value;
-        String where;
-        if (property.isPresent()) {
-            where = key("workers");
-            try {
-                value = Integer.parseInt(property.get().trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(where + " must be a whole number of at least 1, got '" + property.get() + "'");
-            }
-        } else {
-            where = attribute("workers");
-            value = annotation.workers();
-        }
-        if (value < 1) {
-            throw new IllegalArgumentException(where + " must be at least 1, got " + value);
-        }
-        return value;
+        return whole("workers", "workers", annotation.workers(), 1);
     }
 
     private String text(String option, String attribute, String annotated) {

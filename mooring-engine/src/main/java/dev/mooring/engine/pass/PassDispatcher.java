@@ -87,6 +87,21 @@ public final class PassDispatcher<T extends KubernetesObject> {
         return observes;
     }
 
+    /**
+     * Tell about a key given up after its retries: a Warning Event {@code ReconcileGaveUp} on the
+     * object (within the Events' budget, like a pass's). Never throws.
+     */
+    public void gaveUp(T cached, String note) {
+        if (environment.events() == null) {
+            return;
+        }
+        try {
+            environment.events().emit(cached, dev.mooring.api.EventType.WARNING, "ReconcileGaveUp", "Reconcile", note, EVENT_FLUSH_TIMEOUT);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "The Event of a given-up " + kind + " could not be written", e);
+        }
+    }
+
     /** The object and controller of a pass, for messages. */
     public String describe(ObjectKey key) {
         return kind + " " + key + " (controller " + view.controller() + ")";

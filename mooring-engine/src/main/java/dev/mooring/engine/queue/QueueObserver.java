@@ -21,6 +21,10 @@ public interface QueueObserver {
     default void waited(Duration queued) {
     }
 
+    /** A key was scheduled again with backoff ({@link WorkQueue#retry}). */
+    default void retried() {
+    }
+
     /** A worker released a key after holding it for {@code processing}. */
     default void worked(Duration processing) {
     }

@@ -76,6 +76,8 @@ public final class WorkQueue<K> {
     private final Map<K, Long> processingSince = new HashMap<>();
     private boolean shuttingDown;
     private boolean immediate;
+    /** How often keys may be handed out, or null for as fast as workers take them. */
+    private PassRate rate;
 
     /** A queue with the default retry policy ({@link RetryPolicy#defaults()}: 1 s doubling to 60 s, &plusmn;10 % jitter). */
     public WorkQueue() {
@@ -101,6 +103,22 @@ public final class WorkQueue<K> {
         this.retries = Objects.requireNonNull(retries, "retries");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.observer = Objects.requireNonNull(observer, "observer");
+    }
+
+    /**
+     * Hand keys out at most {@code perSecond} a second on average and {@code burst} at once (a
+     * token bucket, full at first): a worker asking for a key when none is left waits for the next
+     * token, retries and fresh changes alike. Call before the first {@link #get()}.
+     *
+     * @throws IllegalArgumentException unless {@code perSecond} is positive and finite and {@code burst} at least 1
+     */
+    public void limitRate(double perSecond, int burst) {
+        lock.lock();
+        try {
+            rate = new PassRate(perSecond, burst, ticker.getAsLong());
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -174,6 +192,7 @@ public final class WorkQueue<K> {
             }
             Duration delay = retries.when(key);
             schedule(key, delay.toNanos());
+            observer.retried();
             return delay;
         } finally {
             lock.unlock();
@@ -213,18 +232,20 @@ public final class WorkQueue<K> {
         try {
             while (true) {
                 promoteDue();
-                K key = take();
+                long token = nanosUntilToken();
+                K key = token == 0 ? takeCounted() : null;
                 if (key != null) {
                     return Optional.of(key);
                 }
-                if (shuttingDown) {
+                if (shuttingDown && !hasReady()) {
                     return Optional.empty();
                 }
                 long next = delayed.nanosUntilNext(ticker.getAsLong());
-                if (next < 0) {
+                long until = token == 0 ? next : next < 0 ? token : Math.min(token, next);
+                if (until < 0) {
                     workChanged.await();
                 } else {
-                    workChanged.awaitNanos(next);
+                    workChanged.awaitNanos(until);
                 }
             }
         } finally {
@@ -242,7 +263,7 @@ public final class WorkQueue<K> {
         lock.lock();
         try {
             promoteDue();
-            return Optional.ofNullable(take());
+            return Optional.ofNullable(nanosUntilToken() == 0 ? takeCounted() : null);
         } finally {
             lock.unlock();
         }
@@ -451,6 +472,24 @@ public final class WorkQueue<K> {
     }
 
     /** The next key by priority and turn (see the class documentation), or null when none is ready. */
+    /** Nanoseconds until the rate lets the next ready key out: 0 without a rate, with a token, or with nothing ready. */
+    private long nanosUntilToken() {
+        return rate == null || !hasReady() ? 0 : rate.nanosUntilToken(ticker.getAsLong());
+    }
+
+    private boolean hasReady() {
+        return !ready.isEmpty() || readyLowCount > 0;
+    }
+
+    /** {@link #take()}, taking a token of the rate for the key handed out. */
+    private K takeCounted() {
+        K key = take();
+        if (key != null && rate != null) {
+            rate.take(ticker.getAsLong());
+        }
+        return key;
+    }
+
     private K take() {
         K key;
         if (readyLowCount > 0 && (ready.isEmpty() || lowTurns > 0)) {

@@ -64,6 +64,14 @@ class ControllerOptionsTest {
     static class BadNamespaceSet {
     }
 
+    @Controller(retryBaseDelay = "200ms", retryMaxDelay = "10s", retryLimit = 5, maxPassRate = 2.5, passBurst = 10)
+    static class Paced {
+    }
+
+    @Controller(retryBaseDelay = "20s", retryMaxDelay = "10s")
+    static class BackwardsDelays {
+    }
+
     @Controller(resync = "soon")
     static class BadResync {
     }
@@ -168,6 +176,39 @@ class ControllerOptionsTest {
         assertMessage("mooring.controller.configmap.namespaces '' is not a namespace",
                 () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.namespaces", "a,,b")));
         assertEquals(Set.of("a", "b"), ControllerOptions.namespaces("a, b", "test"));
+    }
+
+    @Test
+    void retryAndRatePoliciesComeFromTheAnnotationOrTheirPropertiesAndAreChecked() {
+        assertEquals(QueuePolicy.DEFAULTS, resolve(Defaults.class, Map.of()).queuePolicy(), "the deployment's delays, no limit, no rate");
+        assertEquals(new QueuePolicy(Duration.ofMillis(200), Duration.ofSeconds(10), 5, 2.5, 10), resolve(Paced.class, Map.of()).queuePolicy());
+        QueuePolicy overridden = resolve(Paced.class, Map.of("mooring.controller.configmap.retry-limit", "0",
+                "mooring.controller.configmap.max-pass-rate", "50", "mooring.controller.configmap.pass-burst", " ",
+                "mooring.controller.configmap.retry-max-delay", "1m")).queuePolicy();
+        assertEquals(new QueuePolicy(Duration.ofMillis(200), Duration.ofMinutes(1), 0, 50, 10), overridden,
+                "a blank property leaves the annotation's value");
+        assertEquals(3, new QueuePolicy(null, null, 0, 2.5, 0).burst(), "one second's worth, rounded up");
+        assertEquals(1, new QueuePolicy(null, null, 0, 0.1, 0).burst());
+        assertEquals(10, new QueuePolicy(null, null, 0, 2.5, 10).burst());
+        assertEquals(Duration.ofSeconds(7), QueuePolicy.DEFAULTS.baseDelayOr(Duration.ofSeconds(7)));
+        assertEquals(Duration.ofMillis(200), overridden.baseDelayOr(Duration.ofSeconds(7)));
+        assertEquals(Duration.ofMinutes(1), overridden.maxDelayOr(Duration.ofSeconds(7)));
+
+        assertMessage("Controller configmap: the retry-max-delay (@Controller(retryMaxDelay) on " + BackwardsDelays.class.getName()
+                + ", PT10S) must not be less than the retry-base-delay (@Controller(retryBaseDelay) on " + BackwardsDelays.class.getName()
+                + ", PT20S)", () -> resolve(BackwardsDelays.class, Map.of()));
+        assertMessage("mooring.controller.configmap.retry-limit must be a whole number of at least 0, got 'five'",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.retry-limit", "five")));
+        assertMessage("mooring.controller.configmap.retry-limit must be at least 0, got -1",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.retry-limit", "-1")));
+        for (String rate : List.of("fast", "-1", "Infinity", "NaN")) {
+            assertMessage("mooring.controller.configmap.max-pass-rate must be a number of passes a second, 0 for no limit, got '" + rate + "'",
+                    () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.max-pass-rate", rate)));
+        }
+        assertMessage("mooring.controller.configmap.pass-burst must be at least 0, got -3",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.pass-burst", "-3")));
+        assertMessage("mooring.controller.configmap.retry-base-delay must be a duration",
+                () -> resolve(Defaults.class, Map.of("mooring.controller.configmap.retry-base-delay", "soon")));
     }
 
     @Test
