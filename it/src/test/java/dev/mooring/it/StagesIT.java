@@ -77,8 +77,9 @@ class StagesIT {
                             + "\"spec\":{\"message\":\"hi\",\"replicas\":1}}", "application/json");
             JsonObject failed = Eventually.await("ConfigReady failed", TIMEOUT, () -> raw.get(other, Map.of()),
                     w -> "TerminalError".equals(reason(w, "ConfigReady")));
-            assertEquals("ConfigReady failed (TerminalException); see controller logs",
-                    condition(failed, "ConfigReady").get("message").getAsString());
+            String message = condition(failed, "ConfigReady").get("message").getAsString();
+            assertTrue(message.startsWith("ConfigReady failed: TerminalException: ") && message.contains("x-config")
+                    && !message.contains("\n") && !message.contains("\tat "), message);
             assertEquals("DependencyNotReady", reason(failed, "DeploymentReady"));
             assertEquals("DependencyNotReady", reason(failed, "ServiceReady"));
             assertEquals("False", status(failed, "Ready"));

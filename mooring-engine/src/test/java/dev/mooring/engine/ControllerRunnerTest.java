@@ -547,6 +547,60 @@ class ControllerRunnerTest {
         await(() -> queue.delayed() == 1, "retried");
     }
 
+    /** Stages {@code status.replicas} from what failed; a Wait or a success stages nothing. */
+    private static final class ShapingFailures implements Reconciler<V1Deployment> {
+        final List<String> hooked = new CopyOnWriteArrayList<>();
+        volatile Exception next;
+        volatile boolean hookThrows;
+
+        @Override
+        public Result reconcile(V1Deployment deployment, dev.mooring.api.Context<V1Deployment> context) throws Exception {
+            context.updateStatus(d -> d.setStatus(new V1DeploymentStatus().observedGeneration(1L)));
+            if (next != null) {
+                throw next;
+            }
+            return Result.done();
+        }
+
+        @Override
+        public void failed(V1Deployment deployment, dev.mooring.api.Context<V1Deployment> context, Exception error) {
+            hooked.add(deployment.getMetadata().getResourceVersion() + " " + error.getMessage());
+            context.updateStatus(d -> d.getStatus().replicas(error.getMessage().length()));
+            if (hookThrows) {
+                throw new IllegalStateException("the hook's own failure");
+            }
+        }
+    }
+
+    @Test
+    void aFailureHookShapesTheStatusWrittenAfterAnErrorOrATerminalErrorAndLeavesTheOutcome() throws Exception {
+        ShapingFailures reconciler = new ShapingFailures();
+        reconciler.next = new IllegalStateException("four");
+        start(definition(null, false, null), reconciler);
+        V1Deployment web = deployment("web", "1", 2);
+        client.stored.add(web);
+        source.add(web);
+        awaitOutcomes(1);
+        assertEquals(List.of(Outcome.Kind.ERROR), outcomes, "still an error");
+        assertEquals(List.of("1 four"), reconciler.hooked, "the hook saw the object and the failure");
+        assertTrue(client.requests.get(0).contains("\"replicas\":4") && client.requests.get(0).contains("\"observedGeneration\":1"),
+                "one status write: what the pass staged and what the hook added: " + client.requests);
+        await(() -> queue.delayed() == 1 && queue.processing() == 0, "retried with backoff as before");
+
+        reconciler.next = new dev.mooring.api.TerminalException("terminal");
+        reconciler.hookThrows = true;
+        source.update(deployment("web", "2", 3)); // a change of the spec: an update that only moves the resourceVersion is dropped
+        awaitOutcomes(2);
+        assertEquals(Outcome.Kind.TERMINAL, outcomes.get(1), "a throwing hook leaves the outcome");
+        assertEquals("2 terminal", reconciler.hooked.get(1));
+
+        reconciler.next = new dev.mooring.api.Wait("Pending", "not yet", Duration.ofMinutes(1));
+        source.update(deployment("web", "3", 4));
+        awaitOutcomes(3);
+        assertEquals(Outcome.Kind.SUCCESS, outcomes.get(2), "a Wait is no failure");
+        assertEquals(2, reconciler.hooked.size(), "and calls no hook");
+    }
+
     @Test
     void aStatusWriteFromAStaleCacheIsRefusedThenWrittenFromTheStoredObject() throws Exception {
         start(definition(null, false, null), (deployment, context) -> {

@@ -23,7 +23,8 @@ import io.kubernetes.client.common.KubernetesObject;
  *   <tr><td>returns {@link Result#requeueAfter}</td><td>failure history reset; one more pass after the delay, no backoff</td></tr>
  *   <tr><td>throws {@link Wait}</td><td>failure history reset; one more pass after {@link Wait#after()}, no backoff</td></tr>
  *   <tr><td>throws {@link TerminalException}</td><td>not retried; logged and counted as terminal</td></tr>
- *   <tr><td>throws anything else</td><td>retried with exponential backoff (1 s doubling to 60 s, &plusmn;10 % jitter)</td></tr>
+ *   <tr><td>throws anything else</td><td>retried with exponential backoff (1 s doubling to 60 s, &plusmn;10 % jitter, or
+ *       as {@link Controller#retryBaseDelay()} and the options beside it say)</td></tr>
  *   <tr><td>runs longer than {@link Controller#reconcileTimeout()}</td><td>interrupted, counted as cancelled, retried with backoff</td></tr>
  * </table>
  *
@@ -54,4 +55,21 @@ public interface Reconciler<T extends KubernetesObject> {
      * @throws Exception for any failure that a later attempt may fix; the key is retried with backoff
      */
     Result reconcile(T resource, Context<T> context) throws Exception;
+
+    /**
+     * Shape the status a failed pass leaves (the Java Operator SDK's {@code updateErrorStatus}):
+     * called in the same pass, right after {@link #reconcile} threw anything but {@link Wait} — a
+     * {@link TerminalException} too; not after a pass the reconcile timeout cancelled. Stage the
+     * status with {@link Context#updateStatus} or {@link Context#condition}: it is written after the
+     * pass, through the status subresource, together with what the pass staged before it failed.
+     * The outcome stays what {@code error} makes it (a retry with backoff, no retry for a terminal
+     * error, given up after {@link Controller#retryLimit()}); an exception thrown here is logged and
+     * changes nothing else. Does nothing by default.
+     *
+     * @param resource a copy of the cached object the pass began with
+     * @param context the failed pass's context
+     * @param error what {@link #reconcile} threw
+     */
+    default void failed(T resource, Context<T> context, Exception error) {
+    }
 }

@@ -12,8 +12,9 @@ import io.kubernetes.client.common.KubernetesObject;
  * {@code Succeeded}). A stage that throws {@link Wait} sets its condition {@code False} with the
  * wait's reason and message; one that fails sets it {@code False} with reason
  * {@code ReconcileFailed} (or {@code TerminalError}) and the message
- * {@code "<stage> failed (<ExceptionClass>); see controller logs"} (the exception's text is only
- * logged), and queues a Warning Event. Either way the later stages are set {@code Unknown} with
+ * {@code "<stage> failed: <ExceptionClass>: <the first line of its message>"} (at most 256
+ * characters of the message, never a stack trace: the whole failure is logged), and queues a
+ * Warning Event. Either way the later stages are set {@code Unknown} with
  * reason {@code DependencyNotReady}, the pass ends, and the wait or failure takes its usual
  * course (a delayed requeue, a retry with backoff, or no retry). The summary condition
  * {@code Ready} is {@code True} (reason {@code Reconciled}) only when every stage succeeded.

@@ -43,4 +43,10 @@ final class FinalizerPass<T extends KubernetesObject> implements Pass<T> {
         context.primaryWritten(withFinalizer);
         return body.run(withFinalizer, context);
     }
+
+    /** The body's failure hook, for a failure of the finalizer protocol or of cleanup as for one of the body. */
+    @Override
+    public void failed(T object, ReconcileContext<T> context, Exception error) {
+        body.failed(object, context, error);
+    }
 }

@@ -23,9 +23,16 @@ public interface Pass<T extends KubernetesObject> {
     Result run(T object, ReconcileContext<T> context) throws Exception;
 
     /**
+     * After {@link #run} failed (an error or a terminal error): the bean's chance to stage the
+     * status the failure leaves ({@code Reconciler.failed}). Nothing by default.
+     */
+    default void failed(T object, ReconcileContext<T> context, Exception error) {
+    }
+
+    /**
      * The pass of a controller's bean: with {@code stages}, the {@link StagePipeline} of that plan;
      * for a {@code DesiredStateReconciler}, a {@link DesiredStateAdapter}; for a {@code Reconciler},
-     * its {@code reconcile}. With a finalizer declared (only allowed for a bean that implements
+     * its {@code reconcile} and {@code failed}. With a finalizer declared (only allowed for a bean that implements
      * {@link Cleanup}, as {@code ControllerOptions} checks), that pass inside the finalizer protocol.
      *
      * @param stages the bean's stage plan, or null if it is not {@code Staged}
@@ -39,7 +46,7 @@ public interface Pass<T extends KubernetesObject> {
         } else if (bean instanceof DesiredStateReconciler<?> desired) {
             body = new DesiredStateAdapter<>((DesiredStateReconciler<T>) desired);
         } else if (bean instanceof Reconciler<?> reconciler) {
-            body = ((Reconciler<T>) reconciler)::reconcile;
+            body = new ReconcilerPass<>((Reconciler<T>) reconciler);
         } else {
             throw new IllegalArgumentException(bean.getClass().getName() + " of controller " + definition.name()
                     + " is neither a Reconciler, a DesiredStateReconciler nor Staged");

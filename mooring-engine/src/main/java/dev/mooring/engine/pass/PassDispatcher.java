@@ -49,6 +49,9 @@ public final class PassDispatcher<T extends KubernetesObject> {
             outcome = Outcome.returned(pass.run(Models.copy(cached), context));
         } catch (Exception | AssertionError e) {
             outcome = Outcome.thrown(e, timer.expired());
+            if (e instanceof Exception failure && (outcome.kind() == Outcome.Kind.ERROR || outcome.kind() == Outcome.Kind.TERMINAL)) {
+                shapeFailure(cached, context, failure, key);
+            }
         } finally {
             timer.stop();
         }
@@ -58,6 +61,16 @@ public final class PassDispatcher<T extends KubernetesObject> {
         outcome = persistStatus(context, outcome, key);
         context.flushEvents(environment.events(), EVENT_FLUSH_TIMEOUT);
         return outcome;
+    }
+
+    /** The bean's {@code failed}, on a copy of the object the pass began with; what it throws is logged only. */
+    private void shapeFailure(T cached, ReconcileContext<T> context, Exception failure, ObjectKey key) {
+        try {
+            pass.failed(Models.copy(cached), context, failure);
+        } catch (Exception | AssertionError e) {
+            LOG.log(Level.WARNING, "The failure hook (failed) of " + describe(key) + " threw; the pass's outcome stays that of its"
+                    + " failure: " + e, e);
+        }
     }
 
     /**

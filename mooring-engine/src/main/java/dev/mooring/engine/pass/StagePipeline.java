@@ -54,7 +54,7 @@ public final class StagePipeline<T extends KubernetesObject> implements Pass<T> 
                 throw wait;
             } catch (Exception e) {
                 String reason = e instanceof TerminalException ? "TerminalError" : "ReconcileFailed";
-                String message = stage.name() + " failed (" + e.getClass().getSimpleName() + "); see controller logs";
+                String message = stage.name() + " failed: " + FailureSummary.of(e);
                 pass.managedCondition(stage.name(), "False", reason, message);
                 blockLater(pass, stages, i);
                 pass.managedCondition(StagePlan.READY, "False", reason, message);

@@ -113,7 +113,7 @@ class StagePipelineTest {
         assertEquals("the database refused", thrown.getMessage(), "the stage's failure goes on to the runner (retried)");
         assertEquals(0, bean.exposed, "no stage runs after a failed one");
         assertEquals(List.of(new EventRecorder.Queued(dev.mooring.api.EventType.WARNING, "ReconcileFailed", "Served",
-                "Served failed (IllegalStateException); see controller logs")), pass.queuedEvents());
+                "Served failed: IllegalStateException: the database refused")), pass.queuedEvents());
         pass.persistStatus();
         String patch = client.requests.get(client.requests.size() - 1);
         com.google.gson.JsonArray operations = com.google.gson.JsonParser.parseString(patch.substring(patch.indexOf('['))).getAsJsonArray();
@@ -124,9 +124,9 @@ class StagePipelineTest {
                     + condition.get("reason").getAsString() + ": " + condition.get("message").getAsString());
         });
         assertEquals(Map.of("Configured", "True Succeeded: ",
-                "Served", "False ReconcileFailed: Served failed (IllegalStateException); see controller logs",
+                "Served", "False ReconcileFailed: Served failed: IllegalStateException: the database refused",
                 "Exposed", "Unknown DependencyNotReady: Served is not ready",
-                "Ready", "False ReconcileFailed: Served failed (IllegalStateException); see controller logs"), conditions);
+                "Ready", "False ReconcileFailed: Served failed: IllegalStateException: the database refused"), conditions);
 
         bean.failure = new dev.mooring.api.TerminalException("no such plan");
         ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> terminal = new ReconcileContext<>(view(pipeline.managedConditions()),

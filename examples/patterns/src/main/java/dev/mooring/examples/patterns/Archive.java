@@ -23,6 +23,9 @@ public class Archive extends CustomObject {
     public static class Status {
         @Description("The bucket's name in the external store.")
         public String bucket;
+
+        @Description("Why the last pass failed, while it did; absent after a pass that succeeded.")
+        public String error;
     }
 
     public Status getStatus() {

@@ -16,6 +16,10 @@ import java.time.Duration;
  * deleted outside). On deletion {@code cleanup} deletes the bucket; when the store fails it
  * throws, the finalizer stays, the deletion waits and the cleanup is retried with backoff; once it
  * succeeds the runtime removes the finalizer and Kubernetes deletes the object.
+ *
+ * <p>The error-status pattern: when a pass fails (the store is down), {@code failed} leaves the
+ * reason in {@code status.error}, written after the pass while the retry goes on as usual; the
+ * next pass that succeeds writes a status without it.
  */
 @ApplicationScoped
 @Controller(name = "archives", finalizer = "patterns.mooring.dev/bucket")
@@ -47,6 +51,15 @@ public class ArchiveController implements Reconciler<Archive>, Cleanup<Archive> 
             a.setStatus(status);
         });
         return Result.requeueAfter(repairEvery);
+    }
+
+    @Override
+    public void failed(Archive archive, Context<Archive> context, Exception error) {
+        context.updateStatus(a -> {
+            Archive.Status status = a.getStatus() == null ? new Archive.Status() : a.getStatus();
+            status.error = error.getMessage();
+            a.setStatus(status);
+        });
     }
 
     @Override

@@ -48,6 +48,18 @@ class ArchiveControllerTest {
     }
 
     @Test
+    void aFailedPassLeavesItsReasonInTheStatusUntilAPassSucceeds() {
+        STORE.ensuresToFail.set(Integer.MAX_VALUE); // down until the test has seen the error
+        client.create(new Archive(mooring.namespace(), "broken"));
+        Archive failed = mooring.awaitObject(Archive.class, "broken", a -> a.getStatus() != null && a.getStatus().error != null, PATIENCE);
+        assertEquals("the store is unavailable", failed.getStatus().error);
+        STORE.ensuresToFail.set(0);
+        Archive mended = mooring.awaitObject(Archive.class, "broken", a -> a.getStatus() != null && a.getStatus().bucket != null,
+                PATIENCE); // the retry with backoff, unchanged by the hook
+        assertEquals(null, mended.getStatus().error, "a pass that succeeded writes a status without the error");
+    }
+
+    @Test
     void aBucketDeletedOutsideIsMadeAgainByTheTimedRepair() {
         client.create(new Archive(mooring.namespace(), "logs"));
         String bucket = mooring.awaitObject(Archive.class, "logs", a -> a.getStatus() != null && a.getStatus().bucket != null,
@@ -64,12 +76,16 @@ class ArchiveControllerTest {
     static final class FlakyStore extends InMemoryBuckets {
 
         final AtomicInteger deletesToFail = new AtomicInteger();
+        final AtomicInteger ensuresToFail = new AtomicInteger();
         final AtomicInteger deleteAttempts = new AtomicInteger();
         final List<String> made = new CopyOnWriteArrayList<>();
         volatile boolean finalizerPersistedAtFirstEnsure;
 
         @Override
         public void ensure(String bucket) {
+            if (bucket.contains("-broken-") && ensuresToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IllegalStateException("the store is unavailable");
+            }
             if (!made.contains(bucket)) {
                 made.add(bucket);
                 String name = bucket.substring(mooring.namespace().length() + 1, bucket.lastIndexOf('-'));
