@@ -79,6 +79,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private final ControllerCaches caches;
     /** The keys given up after their retries, with the resourceVersion they were given up at: no pass until it changes. */
     private final java.util.Map<ObjectKey, String> givenUp = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The bean's {@code @Poll} methods, started with the workers. */
+    private final ControllerPolls<T> polls;
     /** This controller's status writes its primary cache has not delivered yet. */
     private final StatusWrites statusWrites = new StatusWrites();
     private volatile EventSource<T> primary;
@@ -99,6 +101,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         this.tracing = observer.tracing();
         this.onFailure = onFailure;
         this.caches = new ControllerCaches(definition.name()).ownedSelectors(definition.ownsSelectors());
+        this.polls = new ControllerPolls<>(definition.name(), definition.polls(), () -> primary, this::enqueue);
         this.dispatcher = new PassDispatcher<>(definition, pass, environment, new ControllerView(definition.name(),
                 caches, this::enqueue, environment.clock(), definition.managedConditions(), statusWrites));
     }
@@ -178,6 +181,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         for (int i = 0; i < definition.workers(); i++) {
             workers.add(executor.submit(this::work));
         }
+        polls.start(executor, timers);
         LOG.info(() -> "Controller " + name() + " is ready: " + sources().stream().map(EventSource::describe).toList()
                 + ", " + definition.workers() + " worker(s)");
     }
@@ -405,6 +409,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
             return false;
         }
         queue.shutdown(definition.shutdownTimeout().isZero());
+        polls.stop();
         return true;
     }
 
@@ -420,6 +425,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
 
     private void halt(Duration drain) {
         queue.shutdown(drain.isZero());
+        polls.stop();
         halt(drain, System.nanoTime());
     }
 

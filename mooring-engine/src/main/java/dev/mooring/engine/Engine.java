@@ -118,8 +118,12 @@ public final class Engine {
             }
             List<dev.mooring.engine.model.ObjectTransform> transforms = dev.mooring.engine.model.ObjectTransform.of(bean,
                     methods.transforms(), watched, definition.name());
+            List<dev.mooring.engine.model.Poller> polls = new ArrayList<>();
+            for (Method method : methods.polls()) {
+                polls.add(dev.mooring.engine.model.Poller.of(bean, method, definition.kind()));
+            }
             return controller(new OperatorRuntime.Entry(definition.toBuilder().watches(mappers).indexes(indexes).transforms(transforms)
-                    .managedConditions(stages == null ? java.util.Set.of() : stages.managedConditions()).build(), bean, stages));
+                    .polls(polls).managedConditions(stages == null ? java.util.Set.of() : stages.managedConditions()).build(), bean, stages));
         }
 
         /** The threads: the engine's loops and workers run on {@code executor}, its timers on {@code scheduler}. */

@@ -395,6 +395,32 @@ class ControllerRunnerTest {
     }
 
     @Test
+    void aPollThatSeesTheExternalStateChangeReconcilesTheObjectAndStopsWithTheController() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> external = new java.util.concurrent.atomic.AtomicReference<>("v1");
+        java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+        ControllerDefinition polled = definition(null, false, null).toBuilder().polls(List.of(new dev.mooring.engine.model.Poller(
+                "Bean.state", Duration.ofMillis(1), true, object -> {
+                    polls.incrementAndGet();
+                    return external.get();
+                }))).build();
+        start(polled, (deployment, context) -> {
+            seen.add(deployment);
+            return Result.done();
+        });
+        source.add(deployment("web", "1", 1));
+        awaitOutcomes(1);
+        int before = polls.get();
+        await(() -> polls.get() > before + 2, "polls go on");
+        assertEquals(1, outcomes.size(), "an unchanged external state: no pass");
+        external.set("v2");
+        awaitOutcomes(2);
+        runner.stop();
+        int stopped = polls.get();
+        assertTrue(queue.awaitIdle(WAIT));
+        assertTrue(polls.get() <= stopped + 1, "at most the poll running at the stop finishes");
+    }
+
+    @Test
     void anErrorIsRetriedAfterTheBackoffOnTheQueuesClockAndASuccessForgetsIt() throws Exception {
         start(definition(null, false, null), (deployment, context) -> {
             seen.add(deployment);

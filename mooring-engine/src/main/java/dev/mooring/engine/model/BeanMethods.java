@@ -12,22 +12,24 @@ import java.util.List;
 /**
  * A reconciler bean's annotated methods, collected one way for the container's CDI extension and
  * the test kit: its {@link Watch} methods (each maps a dependency), its {@link Index} methods
- * (each indexes the cache of a watched kind) and its {@link CacheTransform} methods (what the
- * cache of a watched kind keeps). Their signatures are checked where they are used.
+ * (each indexes the cache of a watched kind), its {@link CacheTransform} methods (what the
+ * cache of a watched kind keeps) and its {@code Poll} methods (changes outside Kubernetes). Their signatures are checked where they are used.
  *
  * @param watches the {@code @Watch} methods
  * @param indexes the {@code @Index} methods
  * @param transforms the {@code @CacheTransform} methods
+ * @param polls the {@code @Poll} methods
  */
-public record BeanMethods(List<Method> watches, List<Method> indexes, List<Method> transforms) {
+public record BeanMethods(List<Method> watches, List<Method> indexes, List<Method> transforms, List<Method> polls) {
 
     /** A bean without any of them. */
-    public static final BeanMethods NONE = new BeanMethods(List.of(), List.of(), List.of());
+    public static final BeanMethods NONE = new BeanMethods(List.of(), List.of(), List.of(), List.of());
 
     public BeanMethods {
         watches = List.copyOf(watches);
         indexes = List.copyOf(indexes);
         transforms = List.copyOf(transforms);
+        polls = List.copyOf(polls);
     }
 
     /** The annotated ones among {@code methods}, in their order. */
@@ -35,7 +37,11 @@ public record BeanMethods(List<Method> watches, List<Method> indexes, List<Metho
         List<Method> watches = new ArrayList<>();
         List<Method> indexes = new ArrayList<>();
         List<Method> transforms = new ArrayList<>();
+        List<Method> polls = new ArrayList<>();
         for (Method method : methods) {
+            if (method.isAnnotationPresent(dev.mooring.api.Poll.class)) {
+                polls.add(method);
+            }
             if (method.isAnnotationPresent(Watch.class)) {
                 watches.add(method);
             }
@@ -46,7 +52,7 @@ public record BeanMethods(List<Method> watches, List<Method> indexes, List<Metho
                 transforms.add(method);
             }
         }
-        return new BeanMethods(watches, indexes, transforms);
+        return new BeanMethods(watches, indexes, transforms, polls);
     }
 
     /** The annotated methods {@code beanClass} declares (not those it inherits). */
@@ -56,6 +62,6 @@ public record BeanMethods(List<Method> watches, List<Method> indexes, List<Metho
 
     /** True when the bean has none of them. */
     public boolean isEmpty() {
-        return watches.isEmpty() && indexes.isEmpty() && transforms.isEmpty();
+        return watches.isEmpty() && indexes.isEmpty() && transforms.isEmpty() && polls.isEmpty();
     }
 }

@@ -34,6 +34,7 @@ public final class ControllerDefinition {
     private final String finalizer;
     private final List<CacheIndex> indexes;
     private final List<ObjectTransform> transforms;
+    private final List<Poller> polls;
     private final java.util.Set<String> managedConditions;
 
     private ControllerDefinition(Builder builder) {
@@ -56,6 +57,7 @@ public final class ControllerDefinition {
         this.finalizer = builder.finalizer;
         this.indexes = List.copyOf(builder.indexes);
         this.transforms = List.copyOf(builder.transforms);
+        this.polls = List.copyOf(builder.polls);
         this.managedConditions = java.util.Set.copyOf(builder.managedConditions);
     }
 
@@ -69,7 +71,7 @@ public final class ControllerDefinition {
         return new Builder(name, kind).namespace(namespace).namespaces(namespaces).labelSelector(labelSelector).ownsSelectors(ownsSelectors).workers(workers).resync(resync)
                 .syncTimeout(syncTimeout).shutdownTimeout(shutdownTimeout).reconcileTimeout(reconcileTimeout).statusEvents(statusEvents)
                 .queuePolicy(queuePolicy).owns(owns).watches(watches).finalizer(finalizer).indexes(indexes).transforms(transforms)
-                .managedConditions(managedConditions);
+                .polls(polls).managedConditions(managedConditions);
     }
 
     /** Unique controller name. */
@@ -152,6 +154,11 @@ public final class ControllerDefinition {
         return transforms;
     }
 
+    /** The bean's {@code @Poll} methods. */
+    public List<Poller> polls() {
+        return polls;
+    }
+
     /** How the controller's queue retries and paces its passes. */
     public QueuePolicy queuePolicy() {
         return queuePolicy;
@@ -218,13 +225,13 @@ public final class ControllerDefinition {
                 && Objects.equals(reconcileTimeout, that.reconcileTimeout) && statusEvents == that.statusEvents
                 && queuePolicy.equals(that.queuePolicy) && owns.equals(that.owns)
                 && watches.equals(that.watches) && Objects.equals(finalizer, that.finalizer) && indexes.equals(that.indexes)
-                && transforms.equals(that.transforms) && managedConditions.equals(that.managedConditions);
+                && transforms.equals(that.transforms) && polls.equals(that.polls) && managedConditions.equals(that.managedConditions);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(name, kind, namespace, namespaces, labelSelector, ownsSelectors, workers, resync, syncTimeout, shutdownTimeout, reconcileTimeout,
-                statusEvents, queuePolicy, owns, watches, finalizer, indexes, transforms, managedConditions);
+                statusEvents, queuePolicy, owns, watches, finalizer, indexes, transforms, polls, managedConditions);
     }
 
     @Override
@@ -261,6 +268,7 @@ public final class ControllerDefinition {
         private String finalizer;
         private List<CacheIndex> indexes = List.of();
         private List<ObjectTransform> transforms = List.of();
+        private List<Poller> polls = List.of();
         private java.util.Set<String> managedConditions = java.util.Set.of();
 
         private Builder(String name, Class<? extends KubernetesObject> kind) {
@@ -277,6 +285,12 @@ public final class ControllerDefinition {
         /** The set of namespaces to watch (then {@link #namespace} is not used), or null for one namespace or all. */
         public Builder namespaces(java.util.Set<String> namespaces) {
             this.namespaces = namespaces;
+            return this;
+        }
+
+        /** The bean's {@code @Poll} methods; none by default. */
+        public Builder polls(List<Poller> polls) {
+            this.polls = Objects.requireNonNull(polls, "polls");
             return this;
         }
 

@@ -68,7 +68,9 @@ class ArchiveControllerTest {
 
         Eventually.await("the bucket made again by the timed repair", PATIENCE, () -> STORE.exists(bucket));
         STORE.delete(bucket);
-        mooring.enqueue("archives", "logs"); // as Controllers.enqueue would, for a change an external system reports
+        // the store reports the change: the observer asks the controller for a pass (Controllers.enqueue, here the test kit's)
+        new BucketEvents((controller, key) -> mooring.enqueue(controller, key.name()))
+                .changed(new BucketEvents.BucketChanged(mooring.namespace(), "logs"));
         Eventually.await("the bucket made again on request", PATIENCE, () -> STORE.exists(bucket));
     }
 
