@@ -34,7 +34,8 @@ final class ControllerPolls<T extends KubernetesObject> {
     private final Consumer<ObjectKey> enqueue;
     /** Per per-object poller: the value each object had at its last poll (objects no longer cached are dropped). */
     private final Map<Poller, Map<ObjectKey, Object>> lastValues = new HashMap<>();
-    private final List<Future<?>> pending = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Each poller's one pending task: its timer, or its poll once the timer fired. */
+    private final Map<Poller, Future<?>> pending = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean stopped;
 
     ControllerPolls(String controller, List<Poller> pollers, Supplier<EventSource<T>> primary, Consumer<ObjectKey> enqueue) {
@@ -56,20 +57,21 @@ final class ControllerPolls<T extends KubernetesObject> {
         if (stopped) {
             return;
         }
-        pending.removeIf(Future::isDone);
-        pending.add(timers.schedule(() -> pending.add(executor.submit(() -> {
+        Runnable loop = () -> {
             try {
                 poll(poller);
             } finally {
                 schedule(poller, executor, timers);
             }
-        })), poller.every().toNanos(), TimeUnit.NANOSECONDS));
+        };
+        Runnable handOver = () -> pending.put(poller, executor.submit(loop));
+        pending.put(poller, timers.schedule(handOver, poller.every().toNanos(), TimeUnit.NANOSECONDS));
     }
 
     /** Stop the loops: no poll starts any more; one running is interrupted. */
     void stop() {
         stopped = true;
-        pending.forEach(future -> future.cancel(true));
+        pending.values().forEach(future -> future.cancel(true));
     }
 
     /** One poll of {@code poller} now: the keys to reconcile enqueued; a failure logged. Never throws. */

@@ -98,6 +98,30 @@ class ControllerPollsTest {
     }
 
     @Test
+    void anInterruptedPollKeepsTheInterruptAndAStopCancelsTheWaitingTimer() throws Exception {
+        Poller interrupted = new Poller("Bean.slow", Duration.ofHours(1), false, object -> {
+            throw new InterruptedException("stopping");
+        });
+        ControllerPolls<V1ConfigMap> polls = polls(interrupted);
+        polls.poll(interrupted);
+        assertTrue(Thread.interrupted(), "the interrupt is kept for the thread's owner");
+        assertEquals(List.of(), log.lines(), "an interrupt is no failure");
+
+        java.util.concurrent.ScheduledThreadPoolExecutor timer = new java.util.concurrent.ScheduledThreadPoolExecutor(1);
+        timer.setRemoveOnCancelPolicy(true);
+        try {
+            polls.start(executor, timer);
+            assertEquals(1, timer.getQueue().size(), "the first poll waits an hour");
+            polls.stop();
+            assertEquals(0, timer.getQueue().size(), "the stop cancels it");
+            polls.start(executor, timer);
+            assertEquals(0, timer.getQueue().size(), "nothing starts after the stop");
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    @Test
     void eachPollerLoopsUntilStopped() throws Exception {
         AtomicInteger polled = new AtomicInteger();
         AtomicInteger running = new AtomicInteger();

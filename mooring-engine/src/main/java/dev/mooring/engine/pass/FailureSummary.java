@@ -23,9 +23,6 @@ public final class FailureSummary {
         java.util.List<String> lines = message.strip().lines().limit(2).toList();
         String line = lines.get(0).replaceAll("\\p{Cntrl}", "");
         boolean cut = line.length() > MAX_MESSAGE || lines.size() > 1;
-        if (line.length() > MAX_MESSAGE) {
-            line = line.substring(0, MAX_MESSAGE);
-        }
-        return name + ": " + line + (cut ? " …" : "");
+        return name + ": " + line.substring(0, Math.min(line.length(), MAX_MESSAGE)) + (cut ? " …" : "");
     }
 }

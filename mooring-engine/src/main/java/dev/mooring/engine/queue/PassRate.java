@@ -33,20 +33,18 @@ public final class PassRate {
     /** Nanoseconds until a token is there ({@code 0}: one is there now). */
     long nanosUntilToken(long now) {
         refill(now);
-        return tokens >= 1 ? 0 : (long) Math.ceil((1 - tokens) / perSecond * NANOS_PER_SECOND);
+        return Math.max(0, (long) Math.ceil((1 - tokens) / perSecond * NANOS_PER_SECOND));
     }
 
-    /** Take a token; call only when {@link #nanosUntilToken} said one is there. */
-    void take(long now) {
-        refill(now);
+    /** Take the token {@link #nanosUntilToken} just said is there (under the same lock). */
+    void take() {
         tokens -= 1;
     }
 
+    /** The tokens that came since the last refill; a clock that went back adds none. */
     private void refill(long now) {
-        if (now > last) {
-            tokens = Math.min(burst, tokens + (now - last) * perSecond / NANOS_PER_SECOND);
-            last = now;
-        }
+        tokens = Math.min(burst, tokens + Math.max(0, now - last) * perSecond / NANOS_PER_SECOND);
+        last = Math.max(last, now);
     }
 
     @Override

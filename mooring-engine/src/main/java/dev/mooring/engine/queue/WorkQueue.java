@@ -485,7 +485,7 @@ public final class WorkQueue<K> {
     private K takeCounted() {
         K key = take();
         if (key != null && rate != null) {
-            rate.take(ticker.getAsLong());
+            rate.take();
         }
         return key;
     }

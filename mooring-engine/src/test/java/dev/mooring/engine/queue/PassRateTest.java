@@ -76,6 +76,21 @@ class PassRateTest {
     }
 
     @Test
+    void theWaitForTheNextTokenIsWhatIsMissingOfIt() {
+        PassRate rate = new PassRate(4, 2, 1_000);
+        assertEquals(0, rate.nanosUntilToken(1_000));
+        rate.take();
+        assertEquals(0, rate.nanosUntilToken(1_000), "a burst of 2");
+        rate.take();
+        assertEquals(250_000_000, rate.nanosUntilToken(1_000), "a token every 250 ms");
+        assertEquals(150_000_000, rate.nanosUntilToken(100_001_000));
+        assertEquals(250_000_000 - 100_000_000, rate.nanosUntilToken(50_001_000), "a clock that went back adds nothing");
+        assertEquals(0, rate.nanosUntilToken(250_001_000), "exactly one token: there");
+        rate.take();
+        assertEquals(250_000_000, rate.nanosUntilToken(250_001_000));
+    }
+
+    @Test
     void aRateNeedsAPositiveRateAndABurst() {
         assertThrows(IllegalArgumentException.class, () -> queue.limitRate(0, 1));
         assertThrows(IllegalArgumentException.class, () -> queue.limitRate(Double.POSITIVE_INFINITY, 1));
