@@ -573,7 +573,7 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
         return pool.relists();
     }
 
-    /** The informers of the controllers, created so far. */
+    /** The informers of the controllers now (those of a namespace that left a set are gone). */
     public List<Informer<?>> informers() {
         return pool.informers();
     }

@@ -52,7 +52,7 @@ public final class InformerPool {
         this.created = created;
     }
 
-    /** The informers created so far. */
+    /** The informers held now: created so far, less those released. */
     public synchronized List<Informer<?>> informers() {
         return List.copyOf(informers.values());
     }
@@ -127,7 +127,7 @@ public final class InformerPool {
         tasks.put(informer, List.of(executor.submit(informer::run), resync));
     }
 
-    /** Distinct informers (watch subscriptions) created so far. */
+    /** Distinct informers (watch subscriptions) held now. */
     public synchronized int count() {
         return informers.size();
     }
