@@ -36,8 +36,15 @@ final class Engine implements AutoCloseable {
     /** An engine with these retry settings (the server's defaults are 1 s and 60 s). */
     Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries, String operatorNamespace,
             OperatorRuntime.Retry retry) {
+        this(requests, watches, entries, operatorNamespace, retry, builder -> { });
+    }
+
+    /** An engine with these retry settings, whose builder {@code more} completes (read-your-writes, an observer). */
+    Engine(ApiClient requests, ApiClient watches, List<OperatorRuntime.Entry> entries, String operatorNamespace,
+            OperatorRuntime.Retry retry, java.util.function.Consumer<dev.mooring.engine.Engine.Builder> more) {
         dev.mooring.engine.Engine.Builder engine = dev.mooring.engine.Engine.builder(new KubeHttp(requests), new KubeHttp(watches))
                 .threads(executor, scheduler).retry(retry).operatorNamespace(operatorNamespace);
+        more.accept(engine);
         entries.forEach(engine::controller);
         runtime = engine.build();
         runtime.start();

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * Two Liberty servers with the same EAR and leader election against one API server: exactly one
  * reconciles; the other is live, ready with {@code leader: false} (without a warning per probe);
  * a cold standby ({@code warm-standby=false}) does not list the watched kind, a warm one (the
- * default) lists it once before it leads and never again after; after a graceful stop the standby
+ * default) lists it before it leads and, once it leads, once more, consistently, before its first
+ * pass (read-your-writes' hand-over); after a graceful stop the standby
  * acquires the Lease its holder released (without waiting for it to expire); after kill -9 it takes
  * the Lease over, not before its record stayed unchanged for the lease duration; the reconcile
  * logs of both never interleave. How long each hand-over took is printed, not asserted: a busy
@@ -152,12 +153,14 @@ class FailoverIT {
                     "a took the Lease over from the killed b: " + acquisitions(a2));
             System.out.println("[failover] a killed leader replaced after " + crash + " ms (lease " + LEASE.toMillis() + " ms)");
             Thread.sleep(1000);
-            // the warm standby listed while b led, and the new leader reconciled from that cache without a list
+            // the warm standby listed while b led; the new leader listed once more, consistently, before its first pass
             String a2Log = Files.readString(a2.log());
             String listed = "Initial list of ConfigMap in " + namespace + " ";
             assertEquals(1, a2Log.split(listed, -1).length - 1, "lists of the watched kind by the warm standby: "
                     + a2Log.lines().filter(line -> line.contains("Initial list")).toList());
             assertTrue(a2.logTime(listed) < acquiredByA2, "the warm standby listed before it led");
+            assertTrue(a2.logTime("took over: its caches listed again, consistently") >= acquiredByA2,
+                    "the new leader's caches listed again once it led: whatever b wrote before it died is in them");
             assertFalse(a2Log.contains("expired (410 Gone); relisting"), "no relist");
         } finally {
             ticking.set(false);

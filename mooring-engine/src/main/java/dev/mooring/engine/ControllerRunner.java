@@ -87,6 +87,8 @@ public final class ControllerRunner<T extends KubernetesObject> {
     private volatile ScheduledExecutorService scheduler;
     /** With sharding: which keys this replica passes, and the pass's key for the write guard; null without. */
     private volatile dev.mooring.engine.replica.ShardGuard shards;
+    /** How this controller's passes wait for the runtime's writes before they read a cache; none until {@link #readYourWrites}. */
+    private volatile dev.mooring.engine.informer.ReadYourWrites reads = dev.mooring.engine.informer.ReadYourWrites.OFF;
 
     /**
      * @param pass the controller's kind of pass ({@link Pass#of})
@@ -116,6 +118,15 @@ public final class ControllerRunner<T extends KubernetesObject> {
 
     // --- wiring, before start ---
 
+    /**
+     * Every pass reads its primary object, and every read of its context, only after the cache read
+     * has delivered the runtime's pending writes of it (bounded; see {@link dev.mooring.engine.informer.ReadYourWrites}).
+     * Call before the sources are attached.
+     */
+    public void readYourWrites(dev.mooring.engine.informer.ReadYourWrites reads) {
+        this.reads = Objects.requireNonNull(reads, "reads");
+    }
+
     /** Subscribe to the primary kind's source: every change of an object enqueues it, status-only updates aside. */
     @SuppressWarnings("unchecked")
     public void attachPrimary(EventSource<T> source) {
@@ -129,7 +140,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
     /** Subscribe to an owned kind: a change of a child enqueues its controlling owner (see {@link ControllingOwner}). */
     public <C extends KubernetesObject> void attachOwned(EventSource<C> children) {
         register(children);
-        caches.owned(children.type().modelClass(), new InformerCache<>(children));
+        caches.owned(children.type().modelClass(), new InformerCache<>(children, reads, name()));
         children.addListener(mapped(new ControllingOwner<>(primary), "the owner mapper", children));
     }
 
@@ -140,7 +151,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
             if (!sources.contains(dependency)) {
                 sources.add(dependency);
             }
-            caches.metadata(mapper.kind(), new InformerCache<>((EventSource<dev.mooring.api.PartialObjectMetadata>) dependency));
+            caches.metadata(mapper.kind(), new InformerCache<>((EventSource<dev.mooring.api.PartialObjectMetadata>) dependency, reads, name()));
             dependency.onFailure(this::fail);
         } else {
             register(dependency);
@@ -158,7 +169,7 @@ public final class ControllerRunner<T extends KubernetesObject> {
         if (!sources.contains(source)) {
             sources.add(source);
         }
-        caches.watched(source.type().modelClass(), new InformerCache<>(source));
+        caches.watched(source.type().modelClass(), new InformerCache<>(source, reads, name()));
         source.onFailure(this::fail);
     }
 
@@ -275,7 +286,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
 
     /** One pass of {@code key}; its outcome, or null when the object is not cached (nothing to do). */
     private Outcome.Kind reconcile(ObjectKey key) {
-        // the pass reads the cached object (for owner references and status) and gives the reconciler its one copy
+        // the pass reads the cached object (for owner references and status) and gives the reconciler its one copy,
+        // once the cache has delivered the runtime's own last write of it
+        reads.awaitKey(name(), primary, key);
         Optional<T> cached = primary.cached(key);
         if (cached.isEmpty()) {
             // Absent from the watched scope: nothing to reconcile; owned children go with garbage collection.
@@ -292,7 +305,9 @@ public final class ControllerRunner<T extends KubernetesObject> {
             givenUp.remove(key);
         }
         PassTimer timer = PassTimer.start(scheduler, definition.reconcileTimeout());
-        Outcome outcome = dispatcher.dispatch(key, cached.get(), timer);
+        int retries = queue.numRetries(key);
+        int limit = definition.queuePolicy().retryLimit();
+        Outcome outcome = dispatcher.dispatch(key, cached.get(), timer, new dev.mooring.api.Attempt(retries + 1, limit > 0 && retries >= limit));
         settle(key, cached.get(), outcome, timer.nanos());
         return outcome.kind();
     }

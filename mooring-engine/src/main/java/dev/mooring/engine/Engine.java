@@ -59,6 +59,7 @@ public final class Engine {
         String operatorNamespace = "default";
         java.time.Clock clock = java.time.Clock.systemUTC();
         dev.mooring.engine.replica.ShardCoordinator shards;
+        dev.mooring.engine.informer.ReadYourWrites.Settings readYourWrites = dev.mooring.engine.informer.ReadYourWrites.Settings.DEFAULT;
 
         private Builder(KubeHttp requests, KubeHttp watches) {
             this.requests = Objects.requireNonNull(requests, "requests");
@@ -175,6 +176,17 @@ public final class Engine {
          */
         public Builder shards(dev.mooring.engine.replica.ShardCoordinator shards) {
             this.shards = Objects.requireNonNull(shards, "shards");
+            return this;
+        }
+
+        /**
+         * Whether, and how long at most, a pass waits before it reads a cache until the cache has
+         * delivered the runtime's own earlier writes of what it reads (read-your-writes; by default
+         * on, 2 s); with it on, a replica that takes over (leadership or a shard) lists its caches
+         * again before it passes what it took.
+         */
+        public Builder readYourWrites(dev.mooring.engine.informer.ReadYourWrites.Settings settings) {
+            this.readYourWrites = Objects.requireNonNull(settings, "settings");
             return this;
         }
 

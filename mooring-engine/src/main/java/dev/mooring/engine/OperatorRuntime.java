@@ -115,13 +115,35 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
     private final List<ControllerRunner<?>> synced = new CopyOnWriteArrayList<>();
     /** The clock of the passes' contexts. */
     private final java.time.Clock clock;
+    /** The runtime's writes its caches have not delivered yet, and how passes wait for them. */
+    private final dev.mooring.engine.informer.ReadYourWrites reads;
+    /**
+     * Set by a {@link #start()} after a {@link #warmUp()} with read-your-writes on: another replica
+     * may have written until now, so each controller's informers list again before its workers start.
+     */
+    private volatile boolean handOver;
+    /** The controllers whose hand-over lists are under way or done. */
+    private final Set<ControllerRunner<?>> caughtUp = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The hand-over's list asked of each informer (its ticket): one list per informer, whichever controllers share it. */
+    private final Map<Informer<?>, Long> handOverLists = new java.util.concurrent.ConcurrentHashMap<>();
+    /** With shards and read-your-writes: the shards taken whose lists are under way; their keys are not passed yet. */
+    private final Set<Integer> shardsCatchingUp = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final dev.mooring.engine.replica.ShardCoordinator shardCoordinator;
 
     /** Built by {@link Engine#builder}; see there for the parts. */
     OperatorRuntime(Engine.Builder parts) {
         // with shards, every write of a pass is checked against its key's shard: the workers say which key they pass
-        dev.mooring.engine.replica.ShardGuard guard = parts.shards == null ? null
-                : dev.mooring.engine.replica.ShardGuard.of(parts.shards);
-        this.requests = guard == null ? parts.requests : guard.guard(parts.requests);
+        boolean readYourWrites = parts.readYourWrites.enabled();
+        dev.mooring.engine.replica.ShardCoordinator coordinator = parts.shards;
+        this.shardCoordinator = coordinator;
+        dev.mooring.engine.replica.ShardGuard guard = coordinator == null ? null
+                : new dev.mooring.engine.replica.ShardGuard(
+                        key -> coordinator.owns(key) && (shardsCatchingUp.isEmpty() || !shardsCatchingUp.contains(coordinator.map().shardOf(key))),
+                        coordinator::writesAllowed);
+        dev.mooring.engine.informer.WrittenVersions written = readYourWrites ? new dev.mooring.engine.informer.WrittenVersions(this::informers) : null;
+        KubeHttp guarded = guard == null ? parts.requests : guard.guard(parts.requests);
+        this.requests = written == null ? guarded : guarded.observeWrites(written::answered);
+        this.reads = new dev.mooring.engine.informer.ReadYourWrites(written, parts.readYourWrites, parts.observer::readWaited);
         this.clock = parts.clock;
         this.types = new DiscoveredKinds(requests);
         this.pool = new InformerPool(requests, parts.watches, parts.retry.maxDelay(), parts.observer::informerCreated);
@@ -137,7 +159,13 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
             shards.listen(new dev.mooring.engine.replica.ShardCoordinator.Listener() {
                 @Override
                 public void acquired(int shard) {
-                    runners.values().forEach(runner -> runner.enqueueCached(key -> shards.map().shardOf(key) == shard));
+                    if (!readYourWrites) {
+                        queueShard(shard);
+                        return;
+                    }
+                    // its last holder may have written until now: its keys wait until every cache lists again
+                    shardsCatchingUp.add(shard);
+                    executor.submit(() -> catchUpShard(shard));
                 }
 
                 @Override
@@ -166,9 +194,11 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
         }
         PassEnvironment environment = new PassEnvironment(namespace -> new LiveResourceClient(requests, types, namespace),
                 parts.requestScope, new EventRecorder(requests, "mooring/" + name, parts.operatorNamespace), clock);
-        return new ControllerRunner(entry.definition(), Pass.of(entry.definition(), entry.bean(), entry.stages()), environment,
-                queue, parts.observer,
+        ControllerRunner<?> runner = new ControllerRunner(entry.definition(), Pass.of(entry.definition(), entry.bean(), entry.stages()),
+                environment, queue, parts.observer,
                 failed -> onFailure((ControllerRunner<?>) failed));
+        runner.readYourWrites(reads);
+        return runner;
     }
 
     /**
@@ -178,6 +208,7 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
      */
     public synchronized void start() {
         workersWanted.set(true);
+        handOver = startup != null && reads.settings().enabled();
         if (startup == null) {
             startup = executor.submit(this::startUp);
         }
@@ -198,8 +229,75 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
 
     private void startWorkers(ControllerRunner<?> runner) {
         if (workersWanted.get() && runner.state() == ControllerState.STARTING && !stopping.get()) {
+            if (!handOver) {
+                runner.startWorkers(executor, scheduler);
+            } else if (caughtUp.add(runner)) {
+                executor.submit(() -> catchUp(runner));
+            }
+        }
+    }
+
+    /**
+     * The hand-over barrier of read-your-writes: the replica that led before may have written until
+     * this one took over, and this one's caches (warm since before) may not have delivered it yet.
+     * Each informer of the controller lists again, consistently, before its workers start (bounded
+     * by the sync timeout: then they start anyway, with a warning); its caches then hold every
+     * write made before the hand-over. An informer shared by several controllers lists once.
+     */
+    private void catchUp(ControllerRunner<?> runner) {
+        long begin = System.nanoTime();
+        long deadline = begin + runner.definition().syncTimeout().toNanos();
+        try {
+            List<Informer<?>> informers = subscriptionsOf(runner).all;
+            informers.forEach(informer -> handOverLists.computeIfAbsent(informer, Informer::askRelist)); // all asked, then awaited
+            for (Informer<?> informer : informers) {
+                if (!informer.awaitRelist(handOverLists.get(informer), deadline) && runner.state() == ControllerState.STARTING
+                        && !stopping.get()) {
+                    LOG.warning(() -> "Controller " + runner.name() + " took over without a fresh list of " + informer.describe()
+                            + " within " + syncTimeout(runner) + "; its first passes may read what the previous leader"
+                            + " changed before its cache has it");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        LOG.info(() -> "Controller " + runner.name() + " took over: its caches listed again, consistently, in "
+                + (System.nanoTime() - begin) / 1_000_000 + " ms, before its first pass (read-your-writes)");
+        if (workersWanted.get() && runner.state() == ControllerState.STARTING && !stopping.get()) {
             runner.startWorkers(executor, scheduler);
         }
+    }
+
+    /**
+     * The shard's barrier: every informer lists again, consistently, before the shard's keys are
+     * passed (its last holder's writes then are in the caches); then its cached objects are queued.
+     */
+    private void catchUpShard(int shard) {
+        long deadline = System.nanoTime() + runners.values().stream().map(runner -> runner.definition().syncTimeout())
+                .max(Duration::compareTo).orElse(Duration.ofMinutes(1)).toNanos();
+        try {
+            List<Informer<?>> informers = informers();
+            Map<Informer<?>, Long> tickets = new java.util.HashMap<>();
+            informers.forEach(informer -> tickets.put(informer, informer.askRelist())); // all asked, then awaited
+            for (Informer<?> informer : informers) {
+                if (!informer.awaitRelist(tickets.get(informer), deadline) && !stopping.get()) {
+                    LOG.warning(() -> "Shard " + shard + " is passed without a fresh list of " + informer.describe()
+                            + "; its first passes may read what its last holder changed before the cache has it");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } finally {
+            shardsCatchingUp.remove(shard);
+        }
+        queueShard(shard);
+    }
+
+    /** Queues, as backlog, every cached primary of {@code shard}: the objects of a shard this replica just took get a pass. */
+    private void queueShard(int shard) {
+        runners.values().forEach(runner -> runner.enqueueCached(key -> shardCoordinator.map().shardOf(key) == shard));
     }
 
     private void startUp() {

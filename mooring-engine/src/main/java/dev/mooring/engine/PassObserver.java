@@ -19,6 +19,13 @@ public interface PassObserver {
     default void gaveUp(String controller) {
     }
 
+    /**
+     * A read of controller {@code controller}'s pass found a write of the runtime its cache had not
+     * delivered, and waited: until the cache delivered it ({@code caughtUp}), or the bound passed.
+     */
+    default void readWaited(String controller, boolean caughtUp) {
+    }
+
     /** An informer was created (before it starts); for its gauges. */
     default void informerCreated(Informer<?> informer) {
     }

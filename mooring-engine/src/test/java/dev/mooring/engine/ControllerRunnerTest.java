@@ -112,6 +112,51 @@ class ControllerRunnerTest {
         assertEquals(4, seen.get(1).getSpec().getReplicas(), "the second pass reads the cache as it is then");
     }
 
+    /** A runner reading its own writes with {@code bound}, its waits told to {@code waits}; web at 5 cached and a write of it at 7 pending. */
+    private void readingItsWrites(Duration bound, List<String> waits) {
+        dev.mooring.engine.informer.WrittenVersions written = new dev.mooring.engine.informer.WrittenVersions(List::of);
+        runner = runner(definition(null, false, null), (deployment, context) -> {
+            seen.add(deployment);
+            return Result.done();
+        });
+        runner.readYourWrites(new dev.mooring.engine.informer.ReadYourWrites(written,
+                new dev.mooring.engine.informer.ReadYourWrites.Settings(true, bound), (controller, caughtUp) -> waits.add(controller + " " + caughtUp)));
+        runner.attachPrimary(source);
+        source.add(deployment("web", "5", 1));
+        // another pass of this runtime scaled it to 3, answered with version 7; the watch has not brought it yet
+        written.answered(com.google.gson.JsonParser.parseString("{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
+                + "\"metadata\":{\"namespace\":\"ops\",\"name\":\"web\",\"resourceVersion\":\"7\"}}").getAsJsonObject());
+        runner.startWorkers(workers, timers);
+    }
+
+    @Test
+    void aPassReadsItsObjectOnlyOnceTheCacheHasTheRuntimesLastWriteOfIt() throws Exception {
+        List<String> waits = new CopyOnWriteArrayList<>();
+        readingItsWrites(Duration.ofMinutes(1), waits);
+
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (source.waiting() == 0 && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+        assertEquals(1, source.waiting(), "the pass waits for version 7");
+        assertEquals(List.of(), seen, "and has not begun");
+        source.update(deployment("web", "7", 3));
+
+        assertTrue(queue.awaitIdle(WAIT), "the queue drains");
+        assertEquals(3, seen.get(0).getSpec().getReplicas(), "the first pass reads the version written, not the older one");
+        assertEquals(List.of("deployments true"), waits);
+    }
+
+    @Test
+    void aPassWhoseCacheLagsBeyondTheBoundReadsWhatIsCachedAndTheWaitIsCounted() throws Exception {
+        List<String> waits = new CopyOnWriteArrayList<>();
+        readingItsWrites(Duration.ofMillis(50), waits);
+
+        assertTrue(queue.awaitIdle(WAIT), "the queue drains");
+        assertEquals("5", seen.get(0).getMetadata().getResourceVersion());
+        assertEquals(List.of("deployments false"), waits);
+    }
+
     @Test
     void differentKeysPassInParallelUpToTheWorkers() throws Exception {
         CountDownLatch bothInAPass = new CountDownLatch(2);
@@ -352,8 +397,10 @@ class ControllerRunnerTest {
         List<String> gaveUp = new CopyOnWriteArrayList<>();
         ControllerDefinition limited = definition(null, false, null).toBuilder()
                 .queuePolicy(new dev.mooring.engine.model.QueuePolicy(null, null, 2, 0, 0)).build();
+        List<dev.mooring.api.Attempt> attempts = new CopyOnWriteArrayList<>();
         Reconciler<V1Deployment> failing = (deployment, context) -> {
             seen.add(deployment);
+            attempts.add(context.attempt());
             throw new IllegalStateException("always");
         };
         runner = new ControllerRunner<>(limited, Pass.of(limited, failing, null), PassEnvironment.of(client.forEveryNamespace()), queue, new PassObserver() {
@@ -383,6 +430,8 @@ class ControllerRunnerTest {
         assertEquals(0, queue.delayed(), "no retry after the limit");
         assertEquals(0, queue.numRetries(web));
         assertEquals(3, runner.status().errors());
+        assertEquals(List.of(new dev.mooring.api.Attempt(1, false), new dev.mooring.api.Attempt(2, false),
+                new dev.mooring.api.Attempt(3, true)), attempts, "the third pass knew it was the last");
 
         runner.enqueue(web); // a child's event or a resync: the object has not changed
         assertTrue(queue.awaitIdle(WAIT));
@@ -390,6 +439,7 @@ class ControllerRunnerTest {
         source.update(deployment("web", "2", 2));
         awaitOutcomes(4);
         assertEquals(2, seen.get(3).getSpec().getReplicas(), "a change brings it back, with its retries counted afresh");
+        assertEquals(dev.mooring.api.Attempt.FIRST, attempts.get(3));
         await(() -> queue.delayed() == 1 && queue.processing() == 0, "its first retry waits again");
         assertEquals(1, queue.numRetries(web));
     }

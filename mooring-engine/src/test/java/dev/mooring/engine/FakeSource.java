@@ -26,6 +26,10 @@ public final class FakeSource<T extends KubernetesObject> implements EventSource
     private final List<Consumer<Throwable>> failureListeners = new CopyOnWriteArrayList<>();
     private final String namespace;
     private volatile Throwable failure;
+    /** The resourceVersion of the last change, as an informer's (read-your-writes). */
+    private final dev.mooring.engine.informer.SeenVersion seen = new dev.mooring.engine.informer.SeenVersion();
+    /** Which labels its selector takes (read-your-writes asks); any by default. */
+    private volatile java.util.function.Predicate<Map<String, String>> selector = labels -> true;
 
     public FakeSource(ResourceType<T> type) {
         this(type, null);
@@ -40,6 +44,7 @@ public final class FakeSource<T extends KubernetesObject> implements EventSource
     /** The object appears (a watch's ADDED). */
     public void add(T object) {
         store.put(ObjectKey.of(object), object);
+        seen.applied(object.getMetadata().getResourceVersion());
         listeners.forEach(listener -> listener.onAdd(object, false));
     }
 
@@ -52,13 +57,41 @@ public final class FakeSource<T extends KubernetesObject> implements EventSource
     /** The object changes to {@code object} (same key); the stored one is its old state. */
     public void update(T object) {
         T old = store.put(ObjectKey.of(object), object);
+        seen.applied(object.getMetadata().getResourceVersion());
         listeners.forEach(listener -> listener.onUpdate(old, object));
     }
 
     /** The object is gone. */
     public void delete(T object) {
         T old = store.remove(ObjectKey.of(object));
+        seen.applied(object.getMetadata().getResourceVersion());
         listeners.forEach(listener -> listener.onDelete(old == null ? object : old));
+    }
+
+    /** The source's label selector takes only the labels {@code selector} accepts. */
+    public FakeSource<T> selecting(java.util.function.Predicate<Map<String, String>> selector) {
+        this.selector = selector;
+        return this;
+    }
+
+    /** How many reads wait for a version now. */
+    public int waiting() {
+        return seen.waiting();
+    }
+
+    /** A bookmark: every change up to {@code resourceVersion} has been delivered. */
+    public void bookmark(String resourceVersion) {
+        seen.applied(resourceVersion);
+    }
+
+    @Override
+    public boolean awaitSeen(String namespace, long version, long deadlineNanos) throws InterruptedException {
+        return seen.await(version, deadlineNanos);
+    }
+
+    @Override
+    public boolean mayHold(Map<String, String> labels) {
+        return selector.test(labels);
     }
 
     /** A fatal failure, as an informer reports a 403. */

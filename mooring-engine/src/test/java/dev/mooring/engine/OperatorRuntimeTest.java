@@ -119,6 +119,23 @@ class OperatorRuntimeTest {
      */
     @Test
     void aShardedRuntimePassesNothingUntilItOwnsShardsThenEveryCachedKeyOfThem() throws Exception {
+        passesTheShardItTakes(dev.mooring.engine.informer.ReadYourWrites.Settings.DEFAULT);
+        assertEquals(List.of("0", "none"), api.listVersions(),
+                "the shard taken is passed after a consistent list: whatever its last holder wrote is in the cache");
+    }
+
+    @Test
+    void withoutReadYourWritesAShardTakenIsPassedWithoutAList() throws Exception {
+        passesTheShardItTakes(dev.mooring.engine.informer.ReadYourWrites.Settings.OFF);
+        assertEquals(List.of("0"), api.listVersions());
+        assertEquals(expectedAdds, addedKeys, "the initial list's keys, then those of the shard taken only");
+    }
+
+    /** Keys that became ready in {@link #passesTheShardItTakes}, and how many the initial list's and the shard's own make. */
+    private int addedKeys;
+    private int expectedAdds;
+
+    private void passesTheShardItTakes(dev.mooring.engine.informer.ReadYourWrites.Settings readYourWrites) throws Exception {
         dev.mooring.engine.replica.ShardMap map = new dev.mooring.engine.replica.ShardMap(2);
         List<String> names = List.of("a", "b", "c", "d", "e", "f", "g", "h");
         List<String> ours = names.stream().filter(name -> map.shardOf(new ObjectKey("ops", name)) == 0).map(name -> "maps " + name).toList();
@@ -132,7 +149,23 @@ class OperatorRuntimeTest {
         dev.mooring.engine.replica.ShardCoordinator shards = new dev.mooring.engine.replica.ShardCoordinator(http,
                 new dev.mooring.engine.replica.ShardSettings(new dev.mooring.engine.replica.ElectionSettings("work", "ops", "me",
                         Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofMillis(100)), 2));
-        Engine.Builder builder = Engine.builder(http, http).threads(executor, scheduler).shards(shards);
+        AtomicInteger added = new AtomicInteger();
+        Engine.Builder builder = Engine.builder(http, http).threads(executor, scheduler).shards(shards).readYourWrites(readYourWrites)
+                .observer(new PassObserver() {
+                    @Override
+                    public void passed(String controller, dev.mooring.engine.pass.Outcome.Kind outcome, Duration duration) {
+                    }
+
+                    @Override
+                    public dev.mooring.engine.queue.QueueObserver queue(String controller) {
+                        return new dev.mooring.engine.queue.QueueObserver() {
+                            @Override
+                            public void added() {
+                                added.incrementAndGet();
+                            }
+                        };
+                    }
+                });
         builder.controller(maps("maps", LONG, List.of()), recording("maps"));
         runtime = builder.build();
         runtime.start();
@@ -148,6 +181,8 @@ class OperatorRuntimeTest {
             await("the initial list's keys handled", () -> runtime.statuses().get(0).queued() == 0
                     && runtime.statuses().get(0).processing() == 0);
             assertEquals(Set.copyOf(ours), Set.copyOf(passes), "only the keys of the shard owned");
+            addedKeys = added.get();
+            expectedAdds = names.size() + ours.size();
         } finally {
             shards.stop(Duration.ofSeconds(5));
         }
@@ -227,7 +262,7 @@ class OperatorRuntimeTest {
     @Test
     void aWarmStandbyListsAndQueuesButRunsNoPassUntilStarted() throws Exception {
         api.objects("configmaps", "a");
-        build(maps("maps", LONG, List.of())).warmUp();
+        build(maps("maps", LONG, List.of()), maps("other", LONG, List.of())).warmUp(); // two controllers, one informer
 
         await("the ConfigMaps listed", () -> api.asked("configmaps"));
         await("the ConfigMap queued", () -> runtime.statuses().get(0).queued() == 1);
@@ -235,10 +270,32 @@ class OperatorRuntimeTest {
         assertEquals(List.of(), passes, "a standby runs no pass");
         assertEquals(ControllerState.STARTING, runtime.statuses().get(0).state());
 
+        CountDownLatch handOverList = api.hold("configmaps");
         runtime.start();
+        await("the hand-over's list asked for", () -> api.lists().size() == 2);
+        Thread.sleep(300);
+        assertEquals(List.of(), passes, "no pass before the cache listed again after the hand-over");
+        handOverList.countDown();
         await("the pass of ConfigMap a", () -> passes.contains("maps a"));
         await("ready", runtime::ready);
-        assertEquals(1, api.lists().size(), "start() after warmUp() lists nothing again");
+        await("the pass of other's ConfigMap a", () -> passes.contains("other a"));
+        assertEquals(List.of("0", "none"), api.listVersions(), "the standby's list from the watch cache, then one consistent one for"
+                + " both controllers: whatever the last leader wrote is in the cache");
+        assertEquals(0, runtime.relists(), "a hand-over's list is not a relist of an expired history");
+    }
+
+    @Test
+    void withoutReadYourWritesAWarmStandbyStartsWithoutListingAgain() throws Exception {
+        api.objects("configmaps", "a");
+        KubeHttp http = api.http();
+        runtime = Engine.builder(http, http).threads(executor, scheduler)
+                .readYourWrites(dev.mooring.engine.informer.ReadYourWrites.Settings.OFF)
+                .controller(maps("maps", LONG, List.of()), recording("maps")).build();
+        runtime.warmUp();
+        await("the ConfigMap queued", () -> runtime.statuses().get(0).queued() == 1);
+        runtime.start();
+        await("the pass of ConfigMap a", () -> passes.contains("maps a"));
+        assertEquals(List.of("0"), api.listVersions(), "start() after warmUp() lists nothing again");
     }
 
     @Test
@@ -563,6 +620,8 @@ class OperatorRuntimeTest {
         private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
         private final List<String> lists = new CopyOnWriteArrayList<>();
         private final List<String> listedPaths = new CopyOnWriteArrayList<>();
+        /** The resourceVersion each list asked for ("none" for a consistent list), in order. */
+        private final List<String> listVersions = new CopyOnWriteArrayList<>();
         private final Map<String, java.util.concurrent.ConcurrentLinkedDeque<String>> events = new ConcurrentHashMap<>();
         final AtomicInteger discoveries = new AtomicInteger();
         final AtomicInteger watches = new AtomicInteger();
@@ -595,6 +654,11 @@ class OperatorRuntimeTest {
         /** The paths listed so far, in order. */
         List<String> listedPaths() {
             return List.copyOf(listedPaths);
+        }
+
+        /** The resourceVersion each list so far asked for, "none" for a consistent one. */
+        List<String> listVersions() {
+            return List.copyOf(listVersions);
         }
 
         /** The resources listed so far, in order. */
@@ -644,6 +708,7 @@ class OperatorRuntimeTest {
             }
             lists.add(resource);
             listedPaths.add(path);
+            listVersions.add(java.util.Objects.requireNonNullElse(request.url().queryParameter("resourceVersion"), "none"));
             CountDownLatch hold = held.get(resource);
             if (hold != null) {
                 try {

@@ -17,6 +17,15 @@ public interface Context<T extends KubernetesObject> {
     ObjectKey key();
 
     /**
+     * Which attempt at the object's current state this pass is, and whether it is the last before
+     * the object is given up (see {@link Attempt}): what {@link Reconciler#failed} needs to say
+     * "gave up" in the status. {@link Attempt#FIRST} by default.
+     */
+    default Attempt attempt() {
+        return Attempt.FIRST;
+    }
+
+    /**
      * A live (uncached) client for any kind, sharing the operator's connection. Reads go to the
      * API server; writes take effect immediately. The client must not be closed.
      */

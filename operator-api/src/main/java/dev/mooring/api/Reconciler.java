@@ -63,8 +63,9 @@ public interface Reconciler<T extends KubernetesObject> {
      * status with {@link Context#updateStatus} or {@link Context#condition}: it is written after the
      * pass, through the status subresource, together with what the pass staged before it failed.
      * The outcome stays what {@code error} makes it (a retry with backoff, no retry for a terminal
-     * error, given up after {@link Controller#retryLimit()}); an exception thrown here is logged and
-     * changes nothing else. Does nothing by default.
+     * error, given up after {@link Controller#retryLimit()}: {@code context.attempt().last()} says a
+     * failure is the last one); an exception thrown here is logged and changes nothing else. Does
+     * nothing by default.
      *
      * @param resource a copy of the cached object the pass began with
      * @param context the failed pass's context

@@ -33,6 +33,7 @@ final class ConfigCheck {
     static final Set<String> GLOBAL_KEYS = Set.of("mooring.namespace", "mooring.kubeconfig", "mooring.request.timeout",
             "mooring.connection.ping-interval", "mooring.namespaces.poll-interval",
             "mooring.watch.idle-timeout", "mooring.retry.base-delay", "mooring.retry.max-delay", "mooring.leader-election.enabled",
+            "mooring.read-your-writes.enabled", "mooring.read-your-writes.max-wait",
             "mooring.leader-election.lease-name", "mooring.leader-election.namespace", "mooring.leader-election.identity",
             "mooring.leader-election.lease-duration", "mooring.leader-election.renew-deadline",
             "mooring.leader-election.retry-period", "mooring.leader-election.warm-standby", "mooring.sharding.shards", "mooring.webhook.port", "mooring.webhook.ca-file",
@@ -72,6 +73,7 @@ final class ConfigCheck {
         check(problems, values::pingInterval);
         check(problems, values::namespacesPollInterval);
         check(problems, values::retry);
+        check(problems, values::readYourWrites);
         check(problems, () -> MooringConfig.leaderElectionEnabled(config) ? values.leaderElection() : null);
         check(problems, () -> MooringConfig.shards(config) > 0
                 ? new dev.mooring.engine.replica.ShardSettings(values.leaderElection(), MooringConfig.shards(config)) : null);

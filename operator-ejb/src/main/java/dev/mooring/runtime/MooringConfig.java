@@ -112,6 +112,23 @@ public class MooringConfig {
         return bounded("mooring.namespaces.poll-interval", 10, MAX_REQUEST_TIMEOUT);
     }
 
+    /** The longest {@code mooring.read-your-writes.max-wait}: 1 minute. */
+    public static final Duration MAX_READ_YOUR_WRITES_WAIT = Duration.ofMinutes(1);
+
+    /**
+     * {@code mooring.read-your-writes.enabled} (default true) and
+     * {@code mooring.read-your-writes.max-wait} (default 2 seconds, at most
+     * {@link #MAX_READ_YOUR_WRITES_WAIT}): whether a pass waits, before it reads a cache, until the
+     * cache has delivered this runtime's own earlier writes of what it reads, and for how long at most.
+     *
+     * @throws IllegalArgumentException naming the property and the value
+     */
+    public dev.mooring.engine.informer.ReadYourWrites.Settings readYourWrites() {
+        boolean enabled = trueOrFalse(config, "mooring.read-your-writes.enabled", true);
+        Duration bound = bounded("mooring.read-your-writes.max-wait", 2, MAX_READ_YOUR_WRITES_WAIT);
+        return new dev.mooring.engine.informer.ReadYourWrites.Settings(enabled, enabled ? bound : Duration.ZERO);
+    }
+
     /** The longest {@code mooring.request.timeout}: 1 hour. */
     public static final Duration MAX_REQUEST_TIMEOUT = Duration.ofHours(1);
 

@@ -131,7 +131,7 @@ public class OperatorManager {
             coordinator = new ReplicaCoordinator(config.replicaMode(), kubernetes.requests(), threads.loops(), events);
             Engine.Builder engine = Engine.builder(coordinator.guard(kubernetes.requests()), kubernetes.watches())
                     .threads(threads.loops(), threads.timers()).requestScope(requestScopes).retry(config.retry()).observer(metrics)
-                    .operatorNamespace(namespace);
+                    .readYourWrites(config.readYourWrites()).operatorNamespace(namespace);
             coordinator.shards().ifPresent(engine::shards);
             for (ReconcilerExtension.Discovered controller : discovered) {
                 definitions.add(add(engine, controller, namespace));

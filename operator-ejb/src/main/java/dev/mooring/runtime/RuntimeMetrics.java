@@ -38,8 +38,12 @@ public class RuntimeMetrics implements PassObserver {
 
     /** The metrics a pass updates, per controller: registered once, then used without lookups. */
     private record PassMetrics(java.util.Map<Outcome.Kind, Counter> results, Counter errors, Counter terminal, Counter timeouts,
-            Counter givenUp, Timer time) {
+            Counter givenUp, Counter readsCaughtUp, Counter readsTimedOut, Timer time) {
     }
+
+    private static final String READ_WAITS = "mooring_read_your_writes_waits_total";
+    private static final String READ_WAITS_HELP = "Reads of a pass that waited for the cache to deliver this runtime's own write:"
+            + " delivered, or the wait reached mooring.read-your-writes.max-wait";
 
     private final java.util.Map<String, PassMetrics> passMetrics = new java.util.concurrent.ConcurrentHashMap<>();
     /** By "code method host" and "method host": registered on first use, then found without the registry. */
@@ -83,6 +87,8 @@ public class RuntimeMetrics implements PassObserver {
                             controller),
                     registry.counter(meta("mooring_reconcile_given_up_total",
                             "Keys given up after their retries ran out (retry-limit), until their object changes"), controller),
+                    registry.counter(meta(READ_WAITS, READ_WAITS_HELP), controller, new Tag("outcome", "delivered")),
+                    registry.counter(meta(READ_WAITS, READ_WAITS_HELP), controller, new Tag("outcome", "timeout")),
                     registry.timer(meta("controller_runtime_reconcile_time",
                             "Duration of reconcile passes in seconds, failed and cancelled ones included"), controller)));
         }
@@ -227,6 +233,14 @@ public class RuntimeMetrics implements PassObserver {
         PassMetrics metrics = passMetrics.get(controller);
         if (metrics != null) {
             metrics.givenUp().inc();
+        }
+    }
+
+    @Override
+    public void readWaited(String controller, boolean caughtUp) {
+        PassMetrics metrics = passMetrics.get(controller);
+        if (metrics != null) {
+            (caughtUp ? metrics.readsCaughtUp() : metrics.readsTimedOut()).inc();
         }
     }
 

@@ -65,6 +65,8 @@ class ConfigCheckTest {
         cases.put("mooring.webhook.port", "70000");
         cases.put("mooring.admission.threads", "0");
         cases.put("mooring.admission.queue", "many");
+        cases.put("mooring.read-your-writes.max-wait", "2m");
+        cases.put("mooring.read-your-writes.enabled", "yes");
         for (Map.Entry<String, String> bad : cases.entrySet()) {
             List<RuntimeException> problems = ConfigCheck.problems(config(Map.of(bad.getKey(), bad.getValue())), CONTROLLERS, key -> null);
             assertEquals(1, problems.size(), bad + ": " + problems);
@@ -78,6 +80,18 @@ class ConfigCheckTest {
         assertEquals("mooring.webhook.port must be a port between 1 and 65535, not 'x'", port);
         assertEquals(List.of(), ConfigCheck.problems(config(Map.of("mooring.request.timeout", "1h", "mooring.watch.idle-timeout",
                 "24h", "mooring.webhook.port", "8443")), CONTROLLERS, key -> null));
+        assertEquals("mooring.read-your-writes.enabled must be true or false, not 'yes'", ConfigCheck.problems(
+                config(Map.of("mooring.read-your-writes.enabled", "yes")), CONTROLLERS, key -> null).get(0).getMessage());
+    }
+
+    @Test
+    void readYourWritesIsOnWithATwoSecondBoundUnlessConfigured() {
+        assertEquals(new dev.mooring.engine.informer.ReadYourWrites.Settings(true, java.time.Duration.ofSeconds(2)),
+                new MooringConfig(config(Map.of())).readYourWrites());
+        assertEquals(new dev.mooring.engine.informer.ReadYourWrites.Settings(true, java.time.Duration.ofMillis(500)),
+                new MooringConfig(config(Map.of("mooring.read-your-writes.max-wait", "500ms"))).readYourWrites());
+        assertEquals(dev.mooring.engine.informer.ReadYourWrites.Settings.OFF,
+                new MooringConfig(config(Map.of("mooring.read-your-writes.enabled", "FALSE"))).readYourWrites());
     }
 
     /** Servers list environment variables under derived names: those are judged as variables. */

@@ -20,12 +20,14 @@ import java.util.List;
  *   failover [N runs]             {@link Failover}: a leader killed, its standby takes over (5000 3)
  *   shards [N runs]               {@link Shards}: 1, 2 and 4 sharded replicas (10000 1)
  *   owned [N runs]                {@link OwnedChildren}: N owned children among 10 N others, with and without a selector (1000 3)
+ *   writes [N runs S R]           {@link OwnWrites}: a reconciler reading its own writes, read-your-writes on and off (1000 3 10 100)
  * </pre>
  */
 public final class Bench {
 
     /** The benchmarks' names, as the first argument. */
-    static final List<String> NAMES = List.of("start", "jdks", "features", "deployment", "traces", "scale", "failover", "shards", "owned");
+    static final List<String> NAMES = List.of("start", "jdks", "features", "deployment", "traces", "scale", "failover", "shards", "owned",
+            "writes");
 
     private Bench() {
     }
@@ -54,6 +56,7 @@ public final class Bench {
             case "failover" -> new Failover(argument(rest, 0, 5000), argument(rest, 1, 3), 0, 0);
             case "shards" -> new Shards(argument(rest, 0, 10_000), argument(rest, 1, 1), 0, 0);
             case "owned" -> new OwnedChildren(argument(rest, 0, 1000), argument(rest, 1, 3), 0, 0);
+            case "writes" -> new OwnWrites(argument(rest, 0, 1000), argument(rest, 1, 3), argument(rest, 2, 10), argument(rest, 3, 100));
             default -> throw new IllegalArgumentException("unknown benchmark '" + name + "'; one of " + String.join(", ", NAMES)
                     + ", or none for the comparison");
         };

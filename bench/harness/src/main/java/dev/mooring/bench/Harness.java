@@ -301,6 +301,7 @@ abstract class Harness {
         environment.put("MOORING_CONTROLLER_TICKS_NAMESPACE", ticks);
         environment.put("MOORING_CONTROLLER_CONFIGMAPS_NAMESPACE", configMaps);
         environment.put("MOORING_CONTROLLER_OWNERS_NAMESPACE", EMPTY);
+        environment.put("MOORING_CONTROLLER_COUNTERS_NAMESPACE", EMPTY);
         environment.put("BENCH_TICKS", Integer.toString(expectedTicks));
         environment.put("BENCH_CONFIGMAPS", Integer.toString(expectedConfigMaps));
         return environment;
@@ -349,6 +350,16 @@ abstract class Harness {
 
     /** The sum of the API server's {@code apiserver_request_total} over the series whose verb and resource pass {@code counted}. */
     long requestCount(java.util.function.BiPredicate<String, String> counted) throws IOException {
+        return requestCount((verb, resource, code) -> counted.test(verb, resource));
+    }
+
+    /** Which series of {@code apiserver_request_total} to add up, by their verb, resource and code. */
+    interface Series {
+        boolean counted(String verb, String resource, String code);
+    }
+
+    /** The sum of the API server's {@code apiserver_request_total} over the series {@code counted} takes. */
+    long requestCount(Series counted) throws IOException {
         okhttp3.Request request = new okhttp3.Request.Builder().url(http.apiClient().getBasePath() + "/metrics").build();
         String metrics;
         try (okhttp3.Response response = http.apiClient().getHttpClient().newCall(request).execute()) {
@@ -363,7 +374,7 @@ abstract class Harness {
             String labels = matcher.group(1);
             String verb = label(labels, "verb");
             String resource = label(labels, "resource");
-            if (counted.test(verb, resource)) {
+            if (counted.counted(verb, resource, label(labels, "code"))) {
                 total += (long) Double.parseDouble(matcher.group(2));
             }
         }

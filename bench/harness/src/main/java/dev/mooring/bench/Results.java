@@ -42,6 +42,13 @@ final class Results {
     static final String FAILOVER_FIRST = "leader kill -9 -> first pass of the new leader (ms)";
     static final String FAILOVER_ALL = "leader kill -9 -> all N passed by the new leader (ms)";
     static final String FAILOVER_LISTS = "LIST requests of the kind from the kill on";
+    static final String WRITES_DRAIN = "guarded updates/s draining N x K from the first pass";
+    static final String WRITES_DRAIN_CONFLICTS = "409 Conflict answers during the drain";
+    static final String WRITES_DRAIN_REQUESTS = "API requests per object during the drain (K updates needed)";
+    static final String WRITES_UPDATE_P50 = "change -> first pass that sees it, p50 at R changes/s (ms)";
+    static final String WRITES_UPDATE_P99 = "change -> first pass that sees it, p99 at R changes/s (ms)";
+    static final String WRITES_LOAD_CONFLICTS = "409 Conflict answers during the load";
+    static final String WRITES_LOAD_REQUESTS = "API requests per change during the load (its patch and 1 update needed)";
     static final String OWNED_START = "process launch -> all N owners reconciled (ms)";
     static final String OWNED_HEAP = "heap after GC, all cached (MiB)";
     private static final String OWNED_ABOVE_IDLE = "heap above idle, all cached (MiB)";
@@ -172,6 +179,24 @@ final class Results {
             throw new IllegalStateException("Some measure has no value:\n" + table);
         }
         return table;
+    }
+
+    /** Read-your-writes on ({@code on}) and off ({@code off}), side by side, with the ratio on / off. */
+    String writesTable(int n, int runs, int seconds, int rate, int countTo, String on, String off) {
+        StringBuilder text = new StringBuilder();
+        text.append("N = ").append(n).append(" Ticks, each counted to K = ").append(countTo).append(" by guarded updates, the next pass at once;")
+                .append(" then ").append(rate).append(" changes/s for ").append(seconds).append(" s, each acknowledged by one; ").append(runs)
+                .append(" runs; median (min-max)\n\n");
+        text.append("| measure | ").append(off).append(" | ").append(on).append(" | on / off |\n|---|---|---|---|\n");
+        for (String measure : List.of(WRITES_DRAIN, WRITES_DRAIN_CONFLICTS, WRITES_DRAIN_REQUESTS, WRITES_UPDATE_P50, WRITES_UPDATE_P99,
+                WRITES_LOAD_CONFLICTS, WRITES_LOAD_REQUESTS)) {
+            Map<String, List<Double>> byPeer = values.getOrDefault(measure, Map.of());
+            if (byPeer.getOrDefault(on, List.of()).isEmpty() || byPeer.getOrDefault(off, List.of()).isEmpty()) {
+                throw new IllegalStateException("'" + measure + "' has no value:\n" + text);
+            }
+            row(text, measure, off, on, 1);
+        }
+        return text.toString().replace(" N ", " " + n + " ").replace(" R ", " " + rate + " ");
     }
 
     /** The start-up measures only. */

@@ -68,6 +68,14 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     private final java.util.concurrent.atomic.AtomicLong listsDone = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong quietWatches = new java.util.concurrent.atomic.AtomicLong();
     private String resourceVersion;
+    /** The version applied last, for read-your-writes. */
+    private final SeenVersion seen = new SeenVersion();
+    /** Relists asked for by {@link #relistNow} and the last one a completed list served (a barrier at a hand-over). */
+    private final java.util.concurrent.atomic.AtomicLong relistsAsked = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long relistsServed;
+    private final java.util.concurrent.atomic.AtomicLong listsAskedFor = new java.util.concurrent.atomic.AtomicLong();
+    /** The label selector parsed, or null for none. */
+    private final io.kubernetes.client.openapi.models.V1LabelSelector labels;
 
 
     /**
@@ -105,6 +113,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         this.type = type;
         this.scope = new InformerScope(type, namespace, labelSelector, fieldSelector);
         this.contact = new ApiContact(this::describe, backoffCap);
+        this.labels = scope.labelSelector() == null ? null : dev.mooring.engine.kube.LabelSelectors.parse(scope.labelSelector());
     }
 
     /** Subscribe to changes; subscribe before {@link #run()} to see the initial objects. */
@@ -140,7 +149,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         try {
             while (!stopped) {
                 try {
-                    if (needList) {
+                    if (needList || relistsAsked.get() > relistsServed) {
                         relist();
                         needList = false;
                     }
@@ -174,12 +183,17 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     /** Stop the loop; closes the open watch so that a blocked read returns at once. */
     public void stop() {
         stopped = true;
+        closeWatch("");
+    }
+
+    /** Closes the open watch, if any, so that a blocked read returns at once. */
+    private void closeWatch(String why) {
         Watch<JsonObject> watch = current;
         if (watch != null) {
             try {
                 watch.close();
             } catch (IOException | RuntimeException e) {
-                LOG.log(Level.FINE, "Closing the watch of " + describe() + " failed", e);
+                LOG.log(Level.FINE, "Closing the watch of " + describe() + why + " failed", e);
             }
         }
     }
@@ -240,9 +254,14 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         relistListeners.add(listener);
     }
 
-    /** Complete lists so far: 1 after the initial list, one more per relist (after 410 Gone). */
+    /** Complete lists so far: 1 after the initial list, one more per relist (after 410 Gone, or {@link #relistNow}). */
     public long listCount() {
         return listsDone.get();
+    }
+
+    /** Complete lists that served a {@link #relistNow} (a hand-over's barrier), not an expired history. */
+    public long listsAskedFor() {
+        return listsAskedFor.get();
     }
 
     /** Number of cached objects. */
@@ -259,7 +278,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
     /**
      * Lists the whole scope. The initial list asks for resourceVersion 0: the API server answers
      * from its watch cache (whole, in one response, unless it pages its cache); a relist (after the
-     * watch history expired) reads consistently, in pages of {@value #PAGE_SIZE}, as does a server
+     * watch history expired, or asked for by {@link #relistNow}) reads consistently, in pages of {@value #PAGE_SIZE}, as does a server
      * without a watch cache, which honours the limit. Either way each answer is decoded as a stream,
      * object by object into the new content ({@link KubeHttp#streamList}): the first sync holds the
      * cache being filled, not the answer as text and as a tree beside it. The initial list goes
@@ -268,6 +287,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
      */
     private void relist() {
         boolean initial = !initialListDone;
+        long serving = relistsAsked.get();
         Map<ObjectKey, T> listed = initial ? null : new HashMap<>();
         if (initial) {
             store.clearUnannounced(); // an earlier attempt may have failed part-way
@@ -279,7 +299,8 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             query.put("limit", Integer.toString(PAGE_SIZE));
             if (continueToken != null) {
                 query.put("continue", continueToken);
-            } else if (!initialListDone) {
+            } else if (!initialListDone && serving == 0) {
+                // from the watch cache, unless a consistent list was asked for (relistNow)
                 query.put("resourceVersion", "0");
             }
             JsonObject metadata = lists.streamList(scope.path(), query, type.listAccept(), item -> {
@@ -301,6 +322,7 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             store.replace(listed);
         }
         resourceVersion = listVersion;
+        seen.applied(listVersion);
         listsDone.incrementAndGet();
         if (initial) {
             initialListDone = true;
@@ -310,6 +332,17 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             relistListeners.forEach(Runnable::run);
         }
         synced.countDown();
+        if (!initial && serving > relistsServed) {
+            listsAskedFor.incrementAndGet();
+        }
+        served(serving);
+    }
+
+    private void served(long asked) {
+        synchronized (relistsAsked) {
+            relistsServed = Math.max(relistsServed, asked);
+            relistsAsked.notifyAll();
+        }
     }
 
     /** One watch request; returns true when a relist is needed. */
@@ -325,20 +358,26 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
             if (stopped) {
                 return false;
             }
+            if (relistsAsked.get() > relistsServed) {
+                return true; // asked while the watch was opened
+            }
             contact.answered();
             established = true;
             for (Watch.Response<JsonObject> event : watch) {
                 contact.heard();
-                if (handle(event)) {
+                if (handle(event) || relistsAsked.get() > relistsServed) {
                     return true;
                 }
             }
-            return false;
+            return relistsAsked.get() > relistsServed;
         } catch (IOException e) {
             throw new KubernetesException(0, "", "Closing the watch of " + describe() + " failed: " + e, e);
         } catch (RuntimeException e) {
             if (e instanceof KubernetesException kubernetes) {
                 throw kubernetes;
+            }
+            if (!stopped && relistsAsked.get() > relistsServed) {
+                return true; // closed by relistNow
             }
             if (established && !stopped && Failures.rootCause(e) instanceof java.net.SocketTimeoutException && serverAnswers()) {
                 // A quiet kind: an API server sends bookmarks only once its watch cache has seen a change of the
@@ -362,17 +401,20 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
                 T object = compaction.compact(shape(CachedObjects.decode(event.object, type)));
                 store.put(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
+                seen.applied(resourceVersion);
             }
             case "DELETED" -> {
                 T object = compaction.compact(shape(CachedObjects.decode(event.object, type)));
                 store.remove(object);
                 resourceVersion = object.getMetadata().getResourceVersion();
+                seen.applied(resourceVersion);
             }
             case "BOOKMARK" -> {
                 JsonObject metadata = event.object == null ? null : event.object.getAsJsonObject("metadata");
                 String version = CachedObjects.string(metadata, "resourceVersion");
                 if (version != null) {
                     resourceVersion = version;
+                    seen.applied(version);
                 }
             }
             case "ERROR" -> {
@@ -435,6 +477,70 @@ public final class Informer<T extends KubernetesObject> implements EventSource<T
         } catch (KubernetesException e) {
             LOG.log(Level.FINE, "The API server did not answer the check of the silent watch of " + describe(), e);
             return false;
+        }
+    }
+
+    /** The resourceVersion this informer applied last (an event's, a bookmark's, a list's), -1 before the first or when not a number. */
+    public long seenVersion() {
+        return seen.get();
+    }
+
+    @Override
+    public boolean awaitSeen(String namespace, long version, long deadlineNanos) throws InterruptedException {
+        return seen.await(version, deadlineNanos);
+    }
+
+    /** The version applied, as the loop keeps it. */
+    SeenVersion seen() {
+        return seen;
+    }
+
+    @Override
+    public boolean mayHold(Map<String, String> objectLabels) {
+        return labels == null || dev.mooring.engine.kube.LabelSelectors.matches(labels, objectLabels);
+    }
+
+    /**
+     * Lists again, consistently, and waits until that list is in the cache (a list begun after
+     * this call): then the cache holds every change made before the call. The watch is closed so
+     * that the loop lists at once; the cache stays readable meanwhile, and the differences reach
+     * the listeners as a relist's do.
+     *
+     * @return false when no such list completed before {@code deadlineNanos} ({@link System#nanoTime()}),
+     *     or the informer stopped or failed
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public boolean relistNow(long deadlineNanos) throws InterruptedException {
+        return awaitRelist(askRelist(), deadlineNanos);
+    }
+
+    /**
+     * Asks for a consistent list (see {@link #relistNow}) without waiting: asks made before the
+     * loop begins its next list are all served by that one list.
+     *
+     * @return the ticket to wait for with {@link #awaitRelist}
+     */
+    public long askRelist() {
+        long asked = relistsAsked.incrementAndGet();
+        closeWatch(" for a relist");
+        return asked;
+    }
+
+    /**
+     * Waits until a list that serves {@code ticket} ({@link #askRelist}) is in the cache.
+     *
+     * @return false when none completed before {@code deadlineNanos}, or the informer stopped or failed
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public boolean awaitRelist(long ticket, long deadlineNanos) throws InterruptedException {
+        synchronized (relistsAsked) {
+            for (long left = deadlineNanos - System.nanoTime(); relistsServed < ticket; left = deadlineNanos - System.nanoTime()) {
+                if (left <= 0 || stopped || failure != null || finished.getCount() == 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(relistsAsked, Math.min(left, TimeUnit.MILLISECONDS.toNanos(200)));
+            }
+            return true;
         }
     }
 

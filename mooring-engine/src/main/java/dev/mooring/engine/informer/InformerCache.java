@@ -13,9 +13,19 @@ import java.util.Optional;
 public final class InformerCache<T extends KubernetesObject> implements Cache<T> {
 
     private final EventSource<T> informer;
+    private final ReadYourWrites reads;
+    private final String reader;
 
+    /** Reads as cached, waiting for no write (a mapper's or an admission check's reads). */
     public InformerCache(EventSource<T> informer) {
+        this(informer, ReadYourWrites.OFF, null);
+    }
+
+    /** Reads of {@code reader}'s passes: each first waits for the runtime's pending writes of what it reads (see {@link ReadYourWrites}). */
+    public InformerCache(EventSource<T> informer, ReadYourWrites reads, String reader) {
         this.informer = informer;
+        this.reads = java.util.Objects.requireNonNull(reads, "reads");
+        this.reader = reader;
     }
 
     @Override
@@ -25,7 +35,9 @@ public final class InformerCache<T extends KubernetesObject> implements Cache<T>
             throw new IllegalArgumentException(informer.type().kind() + " is namespaced: give a namespace to read " + name);
         }
         checkInScope(namespace);
-        return informer.get(new ObjectKey(informer.type().namespaced() ? namespace : null, name));
+        ObjectKey key = new ObjectKey(informer.type().namespaced() ? namespace : null, name);
+        reads.awaitKey(reader, informer, key);
+        return informer.get(key);
     }
 
     @Override
@@ -37,6 +49,7 @@ public final class InformerCache<T extends KubernetesObject> implements Cache<T>
     public List<T> list(String namespace, Map<String, String> labels) {
         checkSynced();
         checkInScope(namespace);
+        reads.awaitList(reader, informer, namespace);
         return informer.list().stream()
                 .filter(object -> !informer.type().namespaced() || Objects.equals(namespace, object.getMetadata().getNamespace()))
                 .filter(object -> hasLabels(object, labels))
@@ -46,12 +59,14 @@ public final class InformerCache<T extends KubernetesObject> implements Cache<T>
     @Override
     public List<T> listAll() {
         checkSynced();
+        reads.awaitList(reader, informer, null);
         return informer.list();
     }
 
     @Override
     public List<T> indexed(String index, String value) {
         checkSynced();
+        reads.awaitIndexed(reader, informer, index, value);
         return informer.indexed(index, value);
     }
 

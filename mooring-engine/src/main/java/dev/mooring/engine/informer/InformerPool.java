@@ -134,7 +134,7 @@ public final class InformerPool {
 
     /** Relists (lists after the initial one, caused by expired watch history) of all informers. */
     public synchronized long relists() {
-        return informers.values().stream().mapToLong(informer -> Math.max(0, informer.listCount() - 1)).sum();
+        return informers.values().stream().mapToLong(informer -> Math.max(0, informer.listCount() - 1 - informer.listsAskedFor())).sum();
     }
 
     /** Stop every informer and its resync; idempotent. */

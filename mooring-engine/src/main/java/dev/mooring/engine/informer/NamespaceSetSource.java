@@ -149,6 +149,24 @@ public final class NamespaceSetSource<T extends KubernetesObject> implements Eve
         return all;
     }
 
+    @Override
+    public boolean awaitSeen(String namespace, long version, long deadlineNanos) throws InterruptedException {
+        if (namespace != null) {
+            EventSource<T> member = members.get(namespace);
+            return member == null || member.awaitSeen(namespace, version, deadlineNanos);
+        }
+        boolean all = true;
+        for (EventSource<T> member : members.values()) {
+            all &= member.awaitSeen(member.namespace(), version, deadlineNanos);
+        }
+        return all;
+    }
+
+    @Override
+    public boolean mayHold(Map<String, String> labels) {
+        return members.values().stream().allMatch(member -> member.mayHold(labels));
+    }
+
     /** True when every member has synced (also with no member). */
     @Override
     public boolean hasSynced() {

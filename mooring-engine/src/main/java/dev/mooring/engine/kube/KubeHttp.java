@@ -34,15 +34,19 @@ public final class KubeHttp {
     private final ApiClient client;
     private final java.util.function.BooleanSupplier writesAllowed;
     private final String refusal;
+    /** Told of the answer to every successful write, or null. */
+    private final java.util.function.Consumer<JsonObject> writeAnswers;
 
     public KubeHttp(ApiClient client) {
-        this(client, () -> true, null);
+        this(client, () -> true, null, null);
     }
 
-    private KubeHttp(ApiClient client, java.util.function.BooleanSupplier writesAllowed, String refusal) {
+    private KubeHttp(ApiClient client, java.util.function.BooleanSupplier writesAllowed, String refusal,
+            java.util.function.Consumer<JsonObject> writeAnswers) {
         this.client = client;
         this.writesAllowed = writesAllowed;
         this.refusal = refusal;
+        this.writeAnswers = writeAnswers;
     }
 
     /** Thrown instead of sending a write that the write guard refuses; nothing was sent. */
@@ -60,7 +64,16 @@ public final class KubeHttp {
      * is thrown with {@code refusal} (for a replica whose leadership expired).
      */
     public KubeHttp guardWrites(java.util.function.BooleanSupplier allowed, String refusal) {
-        return new KubeHttp(client, allowed, refusal);
+        return new KubeHttp(client, allowed, refusal, writeAnswers);
+    }
+
+    /**
+     * The same connection, each successful answer to a request other than a GET (or a dry run) also handed to
+     * {@code answers} (on the sending thread, before the caller gets it): what read-your-writes
+     * learns the written versions from. Its guard, if any, is kept.
+     */
+    public KubeHttp observeWrites(java.util.function.Consumer<JsonObject> answers) {
+        return new KubeHttp(client, writesAllowed, refusal, answers);
     }
 
     public ApiClient apiClient() {
@@ -185,8 +198,12 @@ public final class KubeHttp {
         if (!"GET".equals(method) && !writesAllowed.getAsBoolean()) {
             throw new WriteRefused(method + " " + path + " not sent: " + refusal);
         }
-        return execute(method, path, buildCall(method, path, query, body, contentType, "application/json"), timeout,
+        JsonObject answer = execute(method, path, buildCall(method, path, query, body, contentType, "application/json"), timeout,
                 "application/json-patch+json".equals(contentType));
+        if (writeAnswers != null && !"GET".equals(method) && !query.containsKey("dryRun")) {
+            writeAnswers.accept(answer);
+        }
+        return answer;
     }
 
     private JsonObject execute(String method, String path, Call call, java.time.Duration timeout, boolean jsonPatch) {

@@ -43,7 +43,12 @@ public final class PassDispatcher<T extends KubernetesObject> {
      * stops as soon as the reconciler returns or throws.
      */
     public Outcome dispatch(ObjectKey key, T cached, PassTimer timer) {
-        ReconcileContext<T> context = new ReconcileContext<>(view, key, cached, environment.clients().apply(key.namespace()));
+        return dispatch(key, cached, timer, dev.mooring.api.Attempt.FIRST);
+    }
+
+    /** {@link #dispatch(ObjectKey, KubernetesObject, PassTimer)} as attempt {@code attempt} at the object's state. */
+    public Outcome dispatch(ObjectKey key, T cached, PassTimer timer, dev.mooring.api.Attempt attempt) {
+        ReconcileContext<T> context = new ReconcileContext<>(view, key, cached, environment.clients().apply(key.namespace()), attempt);
         Outcome outcome;
         try (RequestScope.Activation scope = environment.requestScope().activate()) {
             outcome = Outcome.returned(pass.run(Models.copy(cached), context));

@@ -47,6 +47,7 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
     private JsonElement stagedStatus;
     /** This controller's last status write of the object, newer than the cached copy the pass began with; or null. */
     private final StatusWrites.Written previousWrite;
+    private final dev.mooring.api.Attempt attempt;
     /** The pass's own latest write of its object, or null: the base of the status write. */
     private T written;
     private final List<EventRecorder.Queued> events = new ArrayList<>();
@@ -57,6 +58,12 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
      * @param client the live client for the object's namespace
      */
     ReconcileContext(ControllerView view, ObjectKey key, T owner, EngineClient client) {
+        this(view, key, owner, client, dev.mooring.api.Attempt.FIRST);
+    }
+
+    /** @param attempt which attempt at the object's state the pass is */
+    ReconcileContext(ControllerView view, ObjectKey key, T owner, EngineClient client, dev.mooring.api.Attempt attempt) {
+        this.attempt = java.util.Objects.requireNonNull(attempt, "attempt");
         this.view = view;
         this.key = key;
         this.owner = owner;
@@ -68,6 +75,11 @@ public final class ReconcileContext<T extends KubernetesObject> implements Conte
     @Override
     public String controllerName() {
         return view.controller();
+    }
+
+    @Override
+    public dev.mooring.api.Attempt attempt() {
+        return attempt;
     }
 
     @Override

@@ -57,7 +57,9 @@ public final class StagePipeline<T extends KubernetesObject> implements Pass<T> 
                 String message = stage.name() + " failed: " + FailureSummary.of(e);
                 pass.managedCondition(stage.name(), "False", reason, message);
                 blockLater(pass, stages, i);
-                pass.managedCondition(StagePlan.READY, "False", reason, message);
+                boolean givenUp = !(e instanceof TerminalException) && pass.attempt().last();
+                pass.managedCondition(StagePlan.READY, "False", givenUp ? "RetriesExhausted" : reason, givenUp
+                        ? message + " (attempt " + pass.attempt().number() + ", the last: given up until the object changes)" : message);
                 pass.queueEvent(EventType.WARNING, reason, stage.name(), message);
                 throw e;
             }

@@ -76,4 +76,22 @@ public interface EventSource<T extends KubernetesObject> {
 
     /** A description for logs: kind, scope and selectors. */
     String describe();
+
+    /**
+     * Waits until the cache holding {@code namespace}'s objects (null: every cache of this source)
+     * has applied resourceVersion {@code version} or a later one, or until {@code deadlineNanos}
+     * ({@link System#nanoTime()}): read-your-writes. By default nothing is waited for (a source
+     * without versions, such as a test's).
+     *
+     * @return whether it was reached
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    default boolean awaitSeen(String namespace, long version, long deadlineNanos) throws InterruptedException {
+        return true;
+    }
+
+    /** Whether an object with these labels (null: none) is within this source's label selector (by default, any). */
+    default boolean mayHold(java.util.Map<String, String> labels) {
+        return true;
+    }
 }

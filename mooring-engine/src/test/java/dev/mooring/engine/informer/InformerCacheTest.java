@@ -35,6 +35,33 @@ class InformerCacheTest {
     }
 
     @Test
+    void eachReadOfAPassWaitsForTheRuntimesPendingWritesOfWhatItReads() {
+        FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
+        source.listed(configMap("a", "u1", Map.of()));
+        WrittenVersions written = new WrittenVersions(List::of);
+        written.record(WrittenVersions.kindKey("", "ConfigMap"), new WrittenVersions.Write(new ObjectKey("ops", "a"), 8, null, "u-owner",
+                System.nanoTime()));
+        List<String> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
+        InformerCache<V1ConfigMap> cache = new InformerCache<>(source, new ReadYourWrites(written,
+                new ReadYourWrites.Settings(true, java.time.Duration.ofMillis(20)), (controller, caughtUp) -> waits.add(controller)), "pass");
+        assertTrue(cache.get("ops", "a").isPresent());
+        cache.list("ops");
+        cache.list("ops", Map.of("x", "y"));
+        cache.listAll();
+        cache.indexed(dev.mooring.api.Cache.CONTROLLER_INDEX, "u-owner");
+        assertEquals(5, waits.size(), "every read waited for version 8: " + waits);
+        assertEquals(List.of("pass"), List.copyOf(new java.util.HashSet<>(waits)), "counted for the reader");
+        assertEquals(List.of("a"), cache.list("ops").stream().map(map -> map.getMetadata().getName()).toList(),
+                "and then reads what is cached");
+        V1ConfigMap child = configMap("child", "u2", Map.of());
+        child.getMetadata().addOwnerReferencesItem(new io.kubernetes.client.openapi.models.V1OwnerReference().apiVersion("v1").kind("Secret")
+                .name("owner").uid("u-owner").controller(true));
+        source.add(child);
+        assertEquals(List.of("child"), cache.indexed(dev.mooring.api.Cache.CONTROLLER_INDEX, "u-owner").stream()
+                .map(map -> map.getMetadata().getName()).toList());
+    }
+
+    @Test
     void aNamespacedReadWithoutANamespaceIsRefusedNamingTheKind() {
         FakeSource<V1ConfigMap> source = new FakeSource<>(CONFIG_MAPS);
         source.add(configMap("a", "u1", Map.of()));

@@ -13,6 +13,7 @@ import dev.mooring.engine.source.InformerListener;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -97,6 +98,50 @@ class InformerTest {
         assertEquals(List.of("list a", "add b"), seen, "the initial list's objects are told as such");
         assertTrue(informer.get(new ObjectKey("ops", "b")).isPresent());
         assertEquals(1, informer.listCount());
+    }
+
+    @Test
+    void theVersionAppliedFollowsTheListEventsAndBookmarks() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.watches.add(List.of(event("ADDED", configMap("b", "11"))));
+        api.watches.add(List.of(bookmark("20")));
+        prepare(null);
+        assertEquals(-1, informer.seenVersion(), "nothing applied before the first list");
+        loop.start();
+        assertTrue(informer.awaitSynced(Duration.ofSeconds(5)));
+        assertTrue(informer.awaitSeen(null, 20, System.nanoTime() + TimeUnit.SECONDS.toNanos(10)), "the bookmark applied");
+        assertEquals(20, informer.seenVersion());
+        assertTrue(informer.awaitSeen("ops", 11, System.nanoTime()), "an earlier version is reached at once");
+        assertFalse(informer.awaitSeen("ops", 21, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50)), "a later one is not");
+    }
+
+    @Test
+    void relistNowEndsAQuietWatchAndReturnsOnceAConsistentListIsInTheCache() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        api.lists.add(list("30", configMap("a", "25"), configMap("c", "28")));
+        api.blockingWatches = 1;
+        start();
+        awaitQueries(2); // the quiet watch is open
+
+        assertTrue(informer.relistNow(System.nanoTime() + TimeUnit.SECONDS.toNanos(10)), "the list came in");
+        assertEquals("GET /api/v1/namespaces/ops/configmaps limit=500", api.queries.get(2), "a consistent list: " + api.queries);
+        assertEquals("25", informer.get(new ObjectKey("ops", "a")).orElseThrow().getMetadata().getResourceVersion());
+        assertTrue(seen.containsAll(List.of("update a", "add c")), "the differences are told: " + seen);
+        assertEquals(30, informer.seenVersion());
+        assertEquals(2, informer.listCount());
+        assertEquals(1, informer.listsAskedFor(), "asked for, not an expired history");
+    }
+
+    @Test
+    void aRelistAskedBeforeTheFirstListMakesThatListConsistent() throws Exception {
+        api.lists.add(list("10", configMap("a", "5")));
+        prepare(null);
+        assertFalse(informer.relistNow(System.nanoTime()), "asked, not waited for: the loop has not started");
+        loop.start();
+        assertTrue(informer.awaitSynced(Duration.ofSeconds(5)));
+        assertEquals("GET /api/v1/namespaces/ops/configmaps limit=500", api.queries.get(0),
+                "not from the watch cache, which may lag: " + api.queries);
+        assertEquals(0, informer.listsAskedFor(), "the initial list, served consistently");
     }
 
     @Test

@@ -45,4 +45,23 @@ class WriteGuardTest {
         guarded.send("GET", path, Map.of(), null, null);
         assertEquals(List.of("POST " + path, "GET " + path), sent, "only the write before the guard closed, and the read");
     }
+
+    @Test
+    void theAnswersOfWritesAreObservedNotThoseOfReadsDryRunsOrRefusals() {
+        List<String> observed = new CopyOnWriteArrayList<>();
+        AtomicBoolean leading = new AtomicBoolean(true);
+        KubeHttp http = http().guardWrites(leading::get, "the leadership expired")
+                .observeWrites(answer -> observed.add(answer.toString()));
+        String path = "/api/v1/namespaces/ops/configmaps";
+        http.send("POST", path, Map.of(), "{}", "application/json");
+        http.send("PATCH", path + "/a", Map.of("dryRun", "All"), "{}", "application/merge-patch+json");
+        http.send("GET", path + "/a", Map.of(), null, null);
+        http.get(path, Map.of());
+        leading.set(false);
+        assertThrows(KubeHttp.WriteRefused.class, () -> http.send("DELETE", path + "/a", Map.of(), null, null), "the guard is kept");
+        assertEquals(List.of("{}"), observed, "the POST's answer only");
+        leading.set(true);
+        http.guardWrites(() -> true, "never").send("PUT", path + "/a", Map.of(), "{}", "application/json");
+        assertEquals(2, observed.size(), "a guard added later keeps the observer");
+    }
 }

@@ -128,11 +128,21 @@ class StagePipelineTest {
                 "Exposed", "Unknown DependencyNotReady: Served is not ready",
                 "Ready", "False ReconcileFailed: Served failed: IllegalStateException: the database refused"), conditions);
 
+        ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> last = new ReconcileContext<>(view(pipeline.managedConditions()),
+                new ObjectKey("ops", "a"), deployment, client, new dev.mooring.api.Attempt(3, true));
+        assertThrows(IllegalStateException.class, () -> pipeline.run(deployment, last));
+        last.persistStatus();
+        String gaveUp = client.requests.get(client.requests.size() - 1);
+        assertTrue(gaveUp.contains("\"message\":\"Served failed: IllegalStateException: the database refused (attempt 3, the last: given up"
+                + " until the object changes)\",\"reason\":\"RetriesExhausted\",\"status\":\"False\",\"type\":\"Ready\""), gaveUp);
+        assertTrue(gaveUp.contains("\"reason\":\"ReconcileFailed\",\"status\":\"False\",\"type\":\"Served\""),
+                "the stage's own condition says what failed: " + gaveUp);
+
         bean.failure = new dev.mooring.api.TerminalException("no such plan");
         ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> terminal = new ReconcileContext<>(view(pipeline.managedConditions()),
-                new ObjectKey("ops", "a"), deployment, client);
+                new ObjectKey("ops", "a"), deployment, client, new dev.mooring.api.Attempt(3, true));
         assertThrows(dev.mooring.api.TerminalException.class, () -> pipeline.run(deployment, terminal));
-        assertEquals("TerminalError", terminal.queuedEvents().get(0).reason(), "a terminal failure says so");
+        assertEquals("TerminalError", terminal.queuedEvents().get(0).reason(), "a terminal failure says so, last attempt or not");
 
         bean.failure = new dev.mooring.api.Wait("Starting", "the database starts");
         ReconcileContext<io.kubernetes.client.openapi.models.V1Deployment> waiting = new ReconcileContext<>(view(pipeline.managedConditions()),
