@@ -432,8 +432,11 @@ final class Results {
     }
 
     private static String ratio(List<Double> base, List<Double> ours) {
-        if (base.isEmpty() || ours.isEmpty() || median(base) == 0) {
-            return median(base.isEmpty() ? List.of(0.0) : base) == 0 && !ours.isEmpty() && median(ours) == 0 ? "=" : "-";
+        if (base.isEmpty() || ours.isEmpty()) {
+            return "-"; // a value is missing: the tables refuse it
+        }
+        if (median(base) == 0) {
+            return median(ours) == 0 ? "=" : "from 0";
         }
         return String.format("%.2fx", median(ours) / median(base));
     }
