@@ -106,6 +106,14 @@ public class ManifestsMojo extends AbstractMojo {
     boolean withoutWebhooks;
 
     /**
+     * Leave the operator's Namespace out of the folder and {@code install.yaml}: for a namespace that
+     * exists already and that the install must not own ({@code kubectl delete -f install.yaml} would
+     * delete a Namespace it holds, with everything in it).
+     */
+    @Parameter(property = "mooring.manifests.without-namespace", defaultValue = "false")
+    boolean withoutNamespace;
+
+    /**
      * Send the operator's own requests (its ServiceAccount's) to its webhooks too; by default a match
      * condition leaves them out, so that the operator's writes never wait on its own pod.
      */
@@ -174,7 +182,7 @@ public class ManifestsMojo extends AbstractMojo {
             Map<String, String> files = GenerateManifests.files(classes, GenerateManifests.Options.builder().name(name)
                     .namespace(namespace).image(image).replicas(replicas).leaseName(leaseName)
                     .caFile(caFile == null ? null : caFile.getPath()).injectCaFrom(injectCaFrom).withoutWebhooks(withoutWebhooks)
-                    .webhooksAdmitOperator(webhooksAdmitOperator).certificates(certificates).issuer(issuer).monitoring(monitoring)
+                    .withoutNamespace(withoutNamespace).webhooksAdmitOperator(webhooksAdmitOperator).certificates(certificates).issuer(issuer).monitoring(monitoring)
                     .secureMetrics(secureMetrics).shards(shards).build(), System.getenv());
             GenerateManifests.notes(files).forEach(note -> getLog().warn("mooring:manifests: " + note));
             Files.createDirectories(output.toPath());

@@ -87,8 +87,8 @@ class ManifestsMojoTest {
         mojo.replicas = 1;
         mojo.execute();
         Path manifests = dir.resolve("manifests");
-        assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml", "service.yaml",
-                "webhooks.yaml"), Files.list(manifests).map(file -> file.getFileName().toString()).sorted().toList());
+        assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "kustomizeconfig.yaml", "namespace.yaml",
+                "rbac.yaml", "service.yaml", "webhooks.yaml"), Files.list(manifests).map(file -> file.getFileName().toString()).sorted().toList());
         assertTrue(Files.readString(manifests.resolve("crds.yaml")).contains("name: widgets.example.com"));
         assertTrue(Files.readString(manifests.resolve("rbac.yaml")).contains("- widgets/status"));
         assertTrue(Files.readString(manifests.resolve("deployment.yaml")).contains("image: example/widgets:1"));
@@ -96,13 +96,15 @@ class ManifestsMojoTest {
                 "the Widget policy's namespace selector");
         assertEquals(List.of("zip manifests widgets-operator-manifests.zip"), attached, "the folder zipped and attached");
         try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(dir.resolve("widgets-operator-manifests.zip").toFile())) {
-            assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml", "service.yaml",
-                    "webhooks.yaml"), zip.stream().map(java.util.zip.ZipEntry::getName).toList(), "every file, in order of name");
+            assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "kustomizeconfig.yaml", "namespace.yaml",
+                    "rbac.yaml", "service.yaml", "webhooks.yaml"), zip.stream().map(java.util.zip.ZipEntry::getName).toList(),
+                    "every file, in order of name");
         }
 
         mojo.image = null; // the next build has no image: its webhooks are left out, and the earlier files must not stay
+        mojo.withoutNamespace = true; // nor a Namespace left out
         mojo.execute();
-        assertEquals(List.of("crds.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml"),
+        assertEquals(List.of("crds.yaml", "install.yaml", "kustomization.yaml", "kustomizeconfig.yaml", "rbac.yaml"),
                 Files.list(manifests).map(file -> file.getFileName().toString()).sorted().toList());
         assertTrue(Files.readString(manifests.resolve("kustomization.yaml")).startsWith("# the admission webhooks of [WidgetPolicy]"));
     }

@@ -56,12 +56,15 @@ public final class GenerateManifests {
 
     private static final List<String> VALUED = List.of("--output", "--name", "--namespace", "--lease-name", "--shards", "--image", "--replicas",
             "--ca-file", "--inject-ca-from", "--certificates", "--issuer");
+    /** The operator's Namespace, first of the folder after the CRDs (unless {@code --without-namespace}). */
+    public static final String NAMESPACE_FILE = "namespace.yaml";
+
     /** The single-file install beside the kustomize folder: every object, not listed in kustomization.yaml. */
     public static final String INSTALL_FILE = "install.yaml";
 
     /** The options without a value. */
-    private static final List<String> FLAGS = List.of("--without-webhooks", "--webhooks-admit-operator", "--monitoring",
-            "--secure-metrics");
+    private static final List<String> FLAGS = List.of("--without-webhooks", "--without-namespace", "--webhooks-admit-operator",
+            "--monitoring", "--secure-metrics");
 
     private GenerateManifests() {
     }
@@ -113,6 +116,7 @@ public final class GenerateManifests {
         private final String caFile;
         private final String injectCaFrom;
         private final boolean withoutWebhooks;
+        private final boolean withoutNamespace;
         private final boolean webhooksAdmitOperator;
         private final String certificates;
         private final String issuer;
@@ -129,6 +133,7 @@ public final class GenerateManifests {
             caFile = builder.caFile;
             injectCaFrom = builder.injectCaFrom;
             withoutWebhooks = builder.withoutWebhooks;
+            withoutNamespace = builder.withoutNamespace;
             webhooksAdmitOperator = builder.webhooksAdmitOperator;
             certificates = builder.certificates;
             issuer = builder.issuer;
@@ -214,6 +219,11 @@ public final class GenerateManifests {
             return withoutWebhooks;
         }
 
+        /** True to leave the operator's Namespace out (it exists already, and the install must not own it). */
+        public boolean withoutNamespace() {
+            return withoutNamespace;
+        }
+
         /** True when the webhooks also see the operator's own requests (by default they leave them out). */
         public boolean webhooksAdmitOperator() {
             return webhooksAdmitOperator;
@@ -275,6 +285,7 @@ public final class GenerateManifests {
             private String caFile;
             private String injectCaFrom;
             private boolean withoutWebhooks;
+            private boolean withoutNamespace;
             private boolean webhooksAdmitOperator;
             private String certificates;
             private String issuer;
@@ -322,6 +333,11 @@ public final class GenerateManifests {
 
             public Builder withoutWebhooks(boolean withoutWebhooks) {
                 this.withoutWebhooks = withoutWebhooks;
+                return this;
+            }
+
+            public Builder withoutNamespace(boolean withoutNamespace) {
+                this.withoutNamespace = withoutNamespace;
                 return this;
             }
 
@@ -382,7 +398,8 @@ public final class GenerateManifests {
         return files(classes, Options.builder().name(options.get("--name")).namespace(options.get("--namespace"))
                 .image(options.get("--image")).replicas(replicas(options)).leaseName(options.get("--lease-name"))
                 .caFile(options.get("--ca-file")).injectCaFrom(options.get("--inject-ca-from"))
-                .withoutWebhooks(args.contains("--without-webhooks")).webhooksAdmitOperator(args.contains("--webhooks-admit-operator"))
+                .withoutWebhooks(args.contains("--without-webhooks")).withoutNamespace(args.contains("--without-namespace"))
+                .webhooksAdmitOperator(args.contains("--webhooks-admit-operator"))
                 .certificates(options.get("--certificates")).issuer(options.get("--issuer")).monitoring(args.contains("--monitoring"))
                 .secureMetrics(args.contains("--secure-metrics")).shards(wholeNumber(options, "--shards", "0")).build(), environment);
     }
@@ -422,6 +439,9 @@ public final class GenerateManifests {
             Rbac.Settings rbac = Rbac.Settings.builder(options.name(), options.namespace()).leaseName(leaseName)
                     .selfManagedCertificates(webhooks && certificates == Certificates.Mode.SELF_MANAGED)
                     .secureMetrics(options.secureMetrics()).shards(options.shards()).build();
+            if (!options.withoutNamespace()) {
+                files.put(NAMESPACE_FILE, Yaml.of(List.of(namespace(options))));
+            }
             files.put("rbac.yaml", Yaml.of(Rbac.of(classes, rbac)));
             if (webhooks && certificates == Certificates.Mode.CERT_MANAGER) {
                 files.put("certificates.yaml", Yaml.of(Certificates.certManager(options.name(), options.namespace(), options.issuer())));
@@ -453,24 +473,30 @@ public final class GenerateManifests {
         kustomization.append("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
         StringBuilder install = new StringBuilder("# Every object of this folder in one file, in install order (kubectl apply -f"
                 + " install.yaml); kustomization.yaml lists the same objects by file\n");
+        Map<String, String> folder = new LinkedHashMap<>();
         files.forEach((file, content) -> {
             kustomization.append("  - ").append(file).append('\n');
             install.append("# ").append(file).append('\n').append(content);
+            // the folder's copy follows an overlay's namespace and prefix; install.yaml holds the values
+            folder.put(file, options.name() == null || file.equals("crds.yaml") ? content
+                    : KustomizeFolder.withVariables(content, options.name(), options.namespace(), files.containsKey("certificates.yaml")));
         });
-        files.put("kustomization.yaml", kustomization.toString());
-        files.put(INSTALL_FILE, install.toString());
-        return files;
+        if (options.name() != null) {
+            kustomization.append(KustomizeFolder.kustomization(options.name()));
+            folder.put(KustomizeFolder.CONFIGURATIONS_FILE, KustomizeFolder.configurations());
+        }
+        folder.put("kustomization.yaml", kustomization.toString());
+        folder.put(INSTALL_FILE, install.toString());
+        return folder;
     }
 
-    /** The files as one YAML stream for standard output: every file's documents, {@code kustomization.yaml} a document of its own. */
+    /**
+     * The files as one YAML stream for standard output: {@link #INSTALL_FILE}, every object with its
+     * values (the kustomize folder's copies hold variables only kustomize resolves), ready for
+     * {@code kubectl apply -f -}.
+     */
     static String stream(Map<String, String> files) {
-        StringBuilder stream = new StringBuilder();
-        files.forEach((file, content) -> {
-            if (!file.equals(INSTALL_FILE)) {
-                stream.append(content.startsWith("---") ? "" : "---\n").append(content);
-            }
-        });
-        return stream.toString();
+        return files.get(INSTALL_FILE);
     }
 
     /** What the generation left out and why, as the comment lines at the top of {@code kustomization.yaml} say. */
@@ -497,6 +523,14 @@ public final class GenerateManifests {
                 ca == null ? null : Files.readAllBytes(Path.of(ca)), injectCaFrom);
         return WebhookConfigurations.toYaml(WebhookConfigurations.of(AdmissionRoutes.of(policies), controllers, namespace,
                 options.webhooksAdmitOperator() ? target.admittingTheOperator() : target));
+    }
+
+    private static jakarta.json.JsonObject namespace(Options options) {
+        return jakarta.json.Json.createObjectBuilder().add("apiVersion", "v1").add("kind", "Namespace")
+                .add("metadata", jakarta.json.Json.createObjectBuilder().add("name", options.namespace())
+                        .add("labels", jakarta.json.Json.createObjectBuilder().add("app.kubernetes.io/part-of", options.name())
+                                .add("app.kubernetes.io/managed-by", "mooring")))
+                .build();
     }
 
     private static int replicas(Map<String, String> options) {

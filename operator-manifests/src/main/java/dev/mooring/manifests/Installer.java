@@ -96,15 +96,14 @@ public final class Installer {
         check(objects);
         Set<String> namespaces = new LinkedHashSet<>();
         objects.forEach(object -> namespace(object).ifPresent(namespaces::add));
-        namespaces(namespaces);
+        namespaces(namespaces, objects);
         crds(objects);
         step("rbac", () -> {
             for (JsonObject object : select(objects, RBAC::contains)) {
                 apply(object);
             }
         });
-        List<JsonObject> workload = select(objects, kind -> !kind.equals("CustomResourceDefinition") && !RBAC.contains(kind)
-                && !WEBHOOKS.contains(kind));
+        List<JsonObject> workload = select(objects, Installer::workload);
         step("workload", () -> {
             for (JsonObject object : workload) {
                 apply(object);
@@ -165,8 +164,23 @@ public final class Installer {
     }
 
     private void namespaces(Set<String> namespaces) throws StepFailed {
+        namespaces(namespaces, List.of());
+    }
+
+    /** Applies each namespace: the Namespace object among {@code objects} of that name (its labels), else a bare one. */
+    private void namespaces(Set<String> namespaces, List<JsonObject> objects) throws StepFailed {
+        Map<String, JsonObject> declared = new java.util.HashMap<>();
+        for (JsonObject object : select(objects, kind -> kind.equals("Namespace"))) {
+            declared.put(object.getAsJsonObject("metadata").get("name").getAsString(), object);
+        }
+        Set<String> all = new LinkedHashSet<>(declared.keySet());
+        all.addAll(namespaces);
         step("namespaces", () -> {
-            for (String namespace : namespaces) {
+            for (String namespace : all) {
+                if (declared.containsKey(namespace)) {
+                    apply(declared.get(namespace));
+                    continue;
+                }
                 JsonObject object = new JsonObject();
                 object.addProperty("apiVersion", "v1");
                 object.addProperty("kind", "Namespace");
@@ -196,7 +210,8 @@ public final class Installer {
      * operator behind them they would reject requests), {@code custom-resources} (every object of
      * the folder's CRDs, deleted while the operator runs and awaited: an operator removed first
      * would leave its finalizers on them, and their CRD {@code Terminating} for ever), then
-     * {@code workload}, {@code rbac} and {@code crds} (awaited until gone). With {@code keepCrds}
+     * {@code workload}, {@code rbac} and {@code crds} (awaited until gone); the operator's Namespace
+     * stays (other things may live in it). With {@code keepCrds}
      * the custom resources and the CRDs stay. A wait that does not end within the timeout fails
      * its step naming what is left and the finalizers that hold it.
      */
@@ -212,8 +227,7 @@ public final class Installer {
                 }
             });
         }
-        step("workload", () -> delete(select(objects, kind -> !kind.equals("CustomResourceDefinition") && !RBAC.contains(kind)
-                && !WEBHOOKS.contains(kind))));
+        step("workload", () -> delete(select(objects, Installer::workload)));
         step("rbac", () -> delete(select(objects, RBAC::contains)));
         if (!options.keepCrds()) {
             step("crds", () -> {
@@ -225,7 +239,15 @@ public final class Installer {
         }
     }
 
-    /** Deletes every object of the CRD's kind, in all namespaces, and waits until none is left. */
+    /**
+     * The kinds of the workload step: all but CRDs, RBAC, webhook registrations and the Namespace
+     * (made by the namespaces step, and left by an uninstall: other things may live in it).
+     */
+    private static boolean workload(String kind) {
+        return !kind.equals("CustomResourceDefinition") && !RBAC.contains(kind) && !WEBHOOKS.contains(kind) && !kind.equals("Namespace");
+    }
+
+        /** Deletes every object of the CRD's kind, in all namespaces, and waits until none is left. */
     private void deleteCustomResources(JsonObject crd) throws InterruptedException {
         JsonObject spec = crd.getAsJsonObject("spec");
         String group = KubeNames.group(spec.get("group").getAsString(), "spec.group");

@@ -46,7 +46,8 @@ public final class ManifestFolder {
     }
 
     /**
-     * The objects of the folder, in the order of its {@code kustomization.yaml}.
+     * The objects of the folder, in the order of its {@code kustomization.yaml}, its {@code vars}
+     * resolved as kustomize resolves them without an overlay.
      *
      * @throws IOException when the folder, its kustomization or a listed file cannot be read
      * @throws IllegalArgumentException naming the file, for a listed path outside the folder, a file
@@ -69,11 +70,61 @@ public final class ManifestFolder {
             }
             files.add(file);
         }
+        Map<String, String> texts = new java.util.LinkedHashMap<>();
+        for (String file : files) {
+            texts.put(file, text(root, file));
+        }
+        Map<String, String> variables = variables(map.get("vars"), texts, kustomization);
         List<JsonObject> objects = new ArrayList<>();
         for (String file : files) {
-            objects.addAll(documents(text(root, file), file));
+            String text = texts.get(file);
+            for (Map.Entry<String, String> variable : variables.entrySet()) {
+                text = text.replace("$(" + variable.getKey() + ")", variable.getValue());
+            }
+            objects.addAll(documents(text, file));
         }
         return objects;
+    }
+
+    /**
+     * The values of the kustomization's {@code vars}, as kustomize resolves them: each names an
+     * object of the listed files by kind and name, and its {@code metadata.name} or
+     * {@code metadata.namespace} (what {@code mooring:manifests} declares).
+     *
+     * @throws IllegalArgumentException naming the kustomization and the variable, for one of another
+     *     shape, another field, or an object no listed file holds
+     */
+    private static Map<String, String> variables(Object declared, Map<String, String> texts, Path kustomization) {
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        if (declared == null) {
+            return values;
+        }
+        if (!(declared instanceof List<?> list)) {
+            throw new IllegalArgumentException(kustomization + ": vars is not a list");
+        }
+        for (Object entry : list) {
+            String name = entry instanceof Map<?, ?> variable && variable.get("name") instanceof String text ? text : null;
+            Map<?, ?> reference = entry instanceof Map<?, ?> variable && variable.get("objref") instanceof Map<?, ?> objref ? objref : null;
+            Object field = entry instanceof Map<?, ?> variable && variable.get("fieldref") instanceof Map<?, ?> fieldref
+                    ? fieldref.get("fieldpath") : "metadata.name";
+            if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*") || reference == null || !(reference.get("kind") instanceof String kind)
+                    || !(reference.get("name") instanceof String objectName)) {
+                throw new IllegalArgumentException(kustomization + ": a var needs a name and an objref with kind and name: " + entry);
+            }
+            if (!"metadata.name".equals(field) && !"metadata.namespace".equals(field)) {
+                throw new IllegalArgumentException(kustomization + ": var " + name + " reads " + field
+                        + "; only metadata.name and metadata.namespace are resolved here");
+            }
+            String value = texts.values().stream().flatMap(text -> java.util.stream.StreamSupport.stream(yaml().loadAll(text).spliterator(), false))
+                    .filter(document -> document instanceof Map<?, ?> object && kind.equals(object.get("kind"))
+                            && object.get("metadata") instanceof Map<?, ?> metadata && objectName.equals(metadata.get("name")))
+                    .map(document -> ((Map<?, ?>) ((Map<?, ?>) document).get("metadata")).get(field.equals("metadata.name") ? "name" : "namespace"))
+                    .filter(String.class::isInstance).map(String.class::cast).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(kustomization + ": var " + name + " refers to " + kind + " " + objectName
+                            + " (" + field + "), which no listed file holds"));
+            values.put(name, value);
+        }
+        return values;
     }
 
     /**

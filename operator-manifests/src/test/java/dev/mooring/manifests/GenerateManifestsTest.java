@@ -60,8 +60,8 @@ class GenerateManifestsTest {
         Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators", "--image",
                 "example/widgets:1", "--replicas", "2", "--lease-name", "widgets", "--ca-file", ca.toString(), Widget.class.getName(),
                 WidgetController.class.getName(), DeploymentPolicy.class.getName()), Map.of());
-        assertEquals(List.of("crds.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "webhooks.yaml", "kustomization.yaml",
-                "install.yaml"),
+        assertEquals(List.of("crds.yaml", "namespace.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "webhooks.yaml",
+                "kustomizeconfig.yaml", "kustomization.yaml", "install.yaml"),
                 List.copyOf(files.keySet()));
         String deployment = files.get("deployment.yaml");
         for (String expected : List.of("replicas: 2", "image: example/widgets:1", "serviceAccountName: widgets",
@@ -70,8 +70,10 @@ class GenerateManifestsTest {
             assertTrue(deployment.contains(expected), expected + " in\n" + deployment);
         }
         assertTrue(files.get("service.yaml").contains("port: 443") && files.get("service.yaml").contains("targetPort: https"));
-        assertTrue(files.get("webhooks.yaml").contains("name: widgets.operators.svc") && files.get("webhooks.yaml").contains("port: 443"),
-                files.get("webhooks.yaml"));
+        assertTrue(files.get("install.yaml").contains("name: widgets.operators.svc") && files.get("webhooks.yaml").contains("port: 443"),
+                files.get("install.yaml"));
+        assertTrue(files.get("webhooks.yaml").contains("name: widgets.$(OPERATOR_NAMESPACE).svc"), "the folder's copy follows an overlay: "
+                + files.get("webhooks.yaml"));
         assertTrue(files.get("kustomization.yaml").contains("  - webhooks.yaml\n"), files.get("kustomization.yaml"));
         assertTrue(files.get("rbac.yaml").contains("- leases"), "leader election rights with a Lease");
         // two replicas: a disruption budget keeps one; the recommended labels, the selector by name alone
@@ -82,23 +84,63 @@ class GenerateManifestsTest {
         }
         // install.yaml: the same documents as the folder, in the same order, and not listed in the kustomization
         assertTrue(!files.get("kustomization.yaml").contains("install.yaml"), files.get("kustomization.yaml"));
-        org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(
-                new org.yaml.snakeyaml.LoaderOptions()));
-        List<Object> listed = new java.util.ArrayList<>();
-        for (String file : List.of("crds.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "webhooks.yaml")) {
-            yaml.loadAll(files.get(file)).forEach(document -> {
-                if (document != null) {
-                    listed.add(document);
-                }
-            });
+        assertEquals(ManifestFolder.readFile(write(files).resolve("install.yaml")), ManifestFolder.read(write(files)),
+                "the folder, its variables resolved as kustomize resolves them without an overlay, is install.yaml");
+    }
+
+    /** The files written to a fresh folder. */
+    private Path write(Map<String, String> files) throws java.io.IOException {
+        Path folder = Files.createTempDirectory(dir, "manifests");
+        for (Map.Entry<String, String> file : files.entrySet()) {
+            Files.writeString(folder.resolve(file.getKey()), file.getValue());
         }
-        List<Object> single = new java.util.ArrayList<>();
-        yaml.loadAll(files.get("install.yaml")).forEach(document -> {
-            if (document != null) {
-                single.add(document);
+        return folder;
+    }
+
+    /**
+     * In every mode the folder is install.yaml once its variables are resolved; an overlay that moves
+     * the ServiceAccount (as kustomize's {@code namespace:} does) moves every name and selector
+     * that names the operator's namespace, and nothing is left naming the old one but what
+     * kustomize itself moves (objects' namespaces, the webhooks' Service).
+     */
+    @Test
+    void theFolderIsInstallYamlAndFollowsTheOperatorsNamespaceInEveryMode() throws Exception {
+        List<String> classes = List.of(Widget.class.getName(), WidgetController.class.getName(), DeploymentPolicy.class.getName(),
+                dev.mooring.examples.admission.PodPolicy.class.getName());
+        List<String> base = List.of("--name", "widgets", "--namespace", "operators", "--image", "example/widgets:1", "--monitoring");
+        for (List<String> mode : List.of(List.<String>of(), List.of("--certificates", "cert-manager"), List.of("--secure-metrics"),
+                List.of("--inject-ca-from", "operators/made-elsewhere"))) {
+            Map<String, String> files = GenerateManifests.generate(concat(concat(base, mode), classes), Map.of());
+            Path folder = write(files);
+            assertEquals(ManifestFolder.readFile(folder.resolve("install.yaml")), ManifestFolder.read(folder), mode.toString());
+
+            // what kustomize's namespace transformer does to the ServiceAccount, the variables' source
+            Path rbac = folder.resolve("rbac.yaml");
+            Files.writeString(rbac, Files.readString(rbac).replaceFirst("(kind: ServiceAccount\nmetadata:\n  name: widgets\n  namespace:) operators",
+                    "$1 team-a"));
+            String moved = new com.google.gson.Gson().toJson(ManifestFolder.read(folder).stream()
+                    .filter(object -> !object.get("kind").getAsString().equals("Namespace")).toList())
+                    .replace("\"namespace\":\"operators\"", "").replace("\"-operators\"", "");
+            assertTrue(!moved.contains("operators\"") && !moved.contains("operators.svc") && !moved.contains("operators:")
+                    && !moved.contains("'operators'"), mode + ": the old namespace is left in " + moved);
+            assertTrue(moved.contains("widgets.team-a.svc") && moved.contains("system:serviceaccount:team-a:widgets"), mode + ": " + moved);
+            if (mode.contains("operators/made-elsewhere")) {
+                assertTrue(moved.contains("operators/made-elsewhere"), "a Certificate made elsewhere stays where it is");
             }
-        });
-        assertEquals(listed, single);
+        }
+    }
+
+    @Test
+    void theNamespaceComesFirstUnlessItIsLeftOut() throws Exception {
+        List<String> args = List.of("--name", "widgets", "--namespace", "team-a", "--image", "example/widgets:1", Widget.class.getName(),
+                WidgetController.class.getName());
+        Map<String, String> files = GenerateManifests.generate(args, Map.of());
+        assertEquals("---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n  labels:\n    app.kubernetes.io/part-of: widgets\n"
+                + "    app.kubernetes.io/managed-by: mooring\n", files.get("namespace.yaml"));
+        assertTrue(files.get("install.yaml").indexOf("kind: Namespace") < files.get("install.yaml").indexOf("kind: ServiceAccount"));
+        assertTrue(files.get("install.yaml").indexOf("kind: CustomResourceDefinition") < files.get("install.yaml").indexOf("kind: Namespace"));
+        Map<String, String> without = GenerateManifests.generate(concat(List.of("--without-namespace"), args), Map.of());
+        assertTrue(!without.containsKey("namespace.yaml") && !without.get("install.yaml").contains("kind: Namespace"), without.keySet().toString());
     }
 
     @Test
@@ -112,7 +154,8 @@ class GenerateManifestsTest {
     void withoutWebhooksThereIsNoServiceNorRegistration() throws Exception {
         Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators", "--image",
                 "example/widgets:1", "--without-webhooks", WidgetController.class.getName(), DeploymentPolicy.class.getName()), Map.of());
-        assertEquals(List.of("rbac.yaml", "deployment.yaml", "kustomization.yaml", "install.yaml"), List.copyOf(files.keySet()));
+        assertEquals(List.of("namespace.yaml", "rbac.yaml", "deployment.yaml", "kustomizeconfig.yaml", "kustomization.yaml", "install.yaml"),
+                List.copyOf(files.keySet()));
         assertTrue(!files.get("deployment.yaml").contains("webhook-tls"), files.get("deployment.yaml"));
     }
 
@@ -121,7 +164,8 @@ class GenerateManifestsTest {
         Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators",
                 WidgetController.class.getName(), DeploymentPolicy.class.getName()), Map.of());
 
-        assertEquals(List.of("rbac.yaml", "kustomization.yaml", "install.yaml"), List.copyOf(files.keySet()),
+        assertEquals(List.of("namespace.yaml", "rbac.yaml", "kustomizeconfig.yaml", "kustomization.yaml", "install.yaml"),
+                List.copyOf(files.keySet()),
                 "no registration that nothing would answer");
         assertEquals(List.of("the admission webhooks of [DeploymentPolicy] are left out: without --image (Maven:"
                 + " mooring.manifests.image) there is no Deployment to serve them"), GenerateManifests.notes(files));
@@ -130,17 +174,14 @@ class GenerateManifestsTest {
     }
 
     @Test
-    void onStandardOutputEveryFileIsADocumentOfItsOwn() throws Exception {
+    void onStandardOutputEveryObjectComesWithItsValuesReadyForKubectlApply() throws Exception {
         Map<String, String> files = GenerateManifests.generate(List.of("--name", "widgets", "--namespace", "operators",
                 WidgetController.class.getName()), Map.of());
 
         String stream = GenerateManifests.stream(files);
 
-        assertTrue(stream.contains("\n---\n# ") || stream.contains("\n---\napiVersion: kustomize.config.k8s.io/v1beta1"), stream);
-        int kustomization = stream.indexOf("kind: Kustomization");
-        assertTrue(stream.lastIndexOf("---\n", kustomization) > stream.lastIndexOf("name: widgets", kustomization),
-                "kustomization.yaml starts a document of its own: " + stream);
-        assertTrue(!stream.contains("# Every object of this folder"), "install.yaml is not repeated");
+        assertEquals(files.get("install.yaml"), stream);
+        assertTrue(!stream.contains("kind: Kustomization") && !stream.contains("$(OPERATOR_"), stream);
     }
 
     @Test

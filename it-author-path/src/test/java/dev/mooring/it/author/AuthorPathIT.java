@@ -152,7 +152,11 @@ class AuthorPathIT {
         String deployment = Files.readString(manifests.resolve("deployment.yaml"));
         assertTrue(deployment.contains("image: greeting-operator:1.0-SNAPSHOT"), deployment);
         assertTrue(deployment.contains("MOORING_WEBHOOK_CERTIFICATES") && !deployment.contains("secretName"), deployment);
-        assertTrue(rbac.contains("- greeting-operator-tls") && rbac.contains("- greeting-operator.operators.svc"), rbac);
+        // install.yaml holds the values; the kustomize folder's files the variables that follow an overlay
+        String install = Files.readString(manifests.resolve("install.yaml"));
+        assertTrue(install.contains("- greeting-operator-tls") && install.contains("- greeting-operator.operators.svc")
+                && install.contains("kind: Namespace"), install);
+        assertTrue(rbac.contains("- $(OPERATOR_NAME)-tls") && rbac.contains("- $(OPERATOR_NAME).$(OPERATOR_NAMESPACE).svc"), rbac);
         String webhooks = Files.readString(manifests.resolve("webhooks.yaml"));
         // self-managed certificates: the operator writes the CA bundle, the file has none
         assertTrue(!webhooks.contains("caBundle") && !webhooks.contains("inject-ca-from")

@@ -15,7 +15,8 @@ class ManifestsTest {
 
     @Test
     void theBuildWroteTheManifests() throws Exception {
-        assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "rbac.yaml"),
+        assertEquals(List.of("crds.yaml", "deployment.yaml", "install.yaml", "kustomization.yaml", "kustomizeconfig.yaml", "namespace.yaml",
+                "rbac.yaml"),
                 Files.list(MANIFESTS).map(file -> file.getFileName().toString()).sorted().toList());
         String crds = Files.readString(MANIFESTS.resolve("crds.yaml"));
         assertTrue(crds.contains("name: gadgets.gadgets.example.com") && crds.contains("minimum: 1") && crds.contains("default: small"),
