@@ -41,6 +41,32 @@ class ManifestFolderTest {
     }
 
     @Test
+    void theKustomizationsVarsAreResolvedAsKustomizeDoesAndAWrongOneIsNamed() throws Exception {
+        Path folder = folder("a.yaml");
+        Files.writeString(folder.resolve("a.yaml"), "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: op\n  namespace: ops\n---\n"
+                + CONFIG_MAP.replace("name: a", "name: $(NAME).$(WHERE)"));
+        String vars = "vars:\n  - name: NAME\n    objref: {apiVersion: v1, kind: ServiceAccount, name: op}\n"
+                + "  - name: WHERE\n    objref: {apiVersion: v1, kind: ServiceAccount, name: op}\n    fieldref: {fieldpath: metadata.namespace}\n";
+        Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\n" + vars);
+        assertEquals("op.ops", ManifestFolder.read(folder).get(1).getAsJsonObject("metadata").get("name").getAsString(),
+                "NAME defaults to metadata.name, as in kustomize");
+
+        Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\n" + vars.replace("metadata.namespace", "spec.x"));
+        IllegalArgumentException field = assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder));
+        assertTrue(field.getMessage().endsWith("var WHERE reads spec.x; only metadata.name and metadata.namespace are resolved here"),
+                field.getMessage());
+        Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\n" + vars.replace("name: op}", "name: other}"));
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder));
+        assertTrue(missing.getMessage().endsWith("var NAME refers to ServiceAccount other (metadata.name), which no listed file holds"),
+                missing.getMessage());
+        Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\nvars: {name: X}\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder)).getMessage().endsWith("vars is not a list"));
+        Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\nvars:\n  - name: \"$(X)\"\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder)).getMessage()
+                .contains("a var needs a name and an objref with kind and name"));
+    }
+
+    @Test
     void pathsOutsideTheFolderAreRefused() throws Exception {
         Files.writeString(parent.resolve("outside.yaml"), CONFIG_MAP);
         for (String escape : List.of("../outside.yaml", "sub/../../outside.yaml", parent.resolve("outside.yaml").toString(),
