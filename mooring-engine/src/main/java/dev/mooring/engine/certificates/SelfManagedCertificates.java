@@ -75,6 +75,12 @@ public final class SelfManagedCertificates {
     private final Informer<V1Secret> secrets;
     private final Informer<V1ValidatingWebhookConfiguration> validating;
     private final Informer<V1MutatingWebhookConfiguration> mutating;
+    /**
+     * Per informer, the resourceVersion of this replica's last write of what it caches: a check
+     * converges only on caches that show their writes (one that has not yet would read the Secret as
+     * missing and make another CA, or give a configuration its bundle again).
+     */
+    private final Map<Informer<?>, Long> awaited = new java.util.HashMap<>();
 
     private volatile boolean changed = true;
     private volatile String detail = "self-managed webhook certificate: waiting for the first check";
@@ -152,6 +158,13 @@ public final class SelfManagedCertificates {
                 return;
             }
         }
+        for (Map.Entry<Informer<?>, Long> write : awaited.entrySet()) {
+            if (write.getKey().seenVersion() < write.getValue()) {
+                detail = "self-managed webhook certificate: waiting for the watch of " + write.getKey().describe() + " to show its write";
+                return;
+            }
+        }
+        awaited.clear();
         changed = false;
         try {
             converge(now);
@@ -235,7 +248,7 @@ public final class SelfManagedCertificates {
         // cached objects are shared: changes go to a copy
         Optional<T> configuration = informer.get(new ObjectKey(null, settings.configurationName())).map(Models::copy);
         if (configuration.isPresent() && withBundle(clients.apply(configuration.get()), bundle)) {
-            replace(type, configuration.get());
+            replace(type, informer, configuration.get());
             patched.add(type.kind());
         }
     }
@@ -263,15 +276,26 @@ public final class SelfManagedCertificates {
         V1Secret secret = new V1Secret().apiVersion("v1").kind("Secret").metadata(metadata).type("kubernetes.io/tls")
                 .data(content.data());
         if (existing == null) {
-            http.send("POST", SECRETS.collectionPath(settings.namespace()), Map.of(), Models.toJson(secret), JSON);
+            awaitShown(secrets, http.send("POST", SECRETS.collectionPath(settings.namespace()), Map.of(), Models.toJson(secret), JSON));
         } else {
             // the resourceVersion read: a replica that wrote meanwhile makes this a conflict
-            http.send("PUT", SECRETS.itemPath(settings.namespace(), settings.secretName()), Map.of(), Models.toJson(secret), JSON);
+            awaitShown(secrets, http.send("PUT", SECRETS.itemPath(settings.namespace(), settings.secretName()), Map.of(),
+                    Models.toJson(secret), JSON));
         }
     }
 
-    private void replace(ResourceType<?> type, KubernetesObject configuration) {
-        http.send("PUT", type.itemPath(null, settings.configurationName()), Map.of(), Models.toJson(configuration), JSON);
+    private void replace(ResourceType<?> type, Informer<?> informer, KubernetesObject configuration) {
+        awaitShown(informer, http.send("PUT", type.itemPath(null, settings.configurationName()), Map.of(), Models.toJson(configuration), JSON));
+    }
+
+    /** The next check waits until {@code informer} shows the version {@code answer} has (a version that is no number: not). */
+    private void awaitShown(Informer<?> informer, com.google.gson.JsonObject answer) {
+        com.google.gson.JsonElement metadata = answer == null ? null : answer.get("metadata");
+        com.google.gson.JsonElement version = metadata instanceof com.google.gson.JsonObject object ? object.get("resourceVersion") : null;
+        long written = dev.mooring.engine.informer.SeenVersion.parse(version == null || !version.isJsonPrimitive() ? null : version.getAsString());
+        if (written > 0) {
+            awaited.merge(informer, written, Math::max);
+        }
     }
 
     /** The ServiceAccount as the Secret's owner, read once per Secret this replica creates. */

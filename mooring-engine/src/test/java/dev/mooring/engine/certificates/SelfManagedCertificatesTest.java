@@ -154,6 +154,26 @@ class SelfManagedCertificatesTest {
     }
 
     @Test
+    void aCheckWaitsForTheWatchToShowItsWritesInsteadOfWritingAgain() throws Exception {
+        store.put(VALIDATING, configuration(null));
+        start(null);
+        checkUntil("the informers synced", () -> certificates.informers().stream().allMatch(Informer::hasSynced));
+        store.watchesHeld = true;
+        checkUntil("the Secret and the bundle written", () -> store.writes.size() >= 2);
+        for (int i = 0; i < 5; i++) {
+            certificates.check();
+        }
+        assertEquals(List.of("POST " + SECRET.substring(0, SECRET.lastIndexOf('/')), "PUT " + VALIDATING), store.writes,
+                "a cache without the Secret would make another CA and write again: " + certificates.detail());
+        assertTrue(certificates.detail().contains("to show its write"), certificates.detail());
+        assertFalse(certificates.written(), "nothing served before the bundle is seen stored");
+
+        store.watchesHeld = false;
+        checkUntil("serving", certificates::written);
+        assertEquals(2, store.writes.size(), "and none after: " + store.writes);
+    }
+
+    @Test
     void aDeletedSecretIsMadeAgainWithTheFormerCaStillTrusted() throws Exception {
         store.put(VALIDATING, configuration(null));
         start(null);
@@ -270,6 +290,8 @@ class SelfManagedCertificatesTest {
         int version = 1;
         String refusedMethod;
         int refusedCode;
+        /** While true, watches deliver nothing: a watch that lags behind the writes. */
+        volatile boolean watchesHeld;
 
         synchronized void put(String path, String json) {
             JsonObject object = JsonParser.parseString(json).getAsJsonObject();
@@ -342,7 +364,7 @@ class SelfManagedCertificatesTest {
                     long end = System.currentTimeMillis() + 200;
                     List<String> found = new ArrayList<>();
                     while (found.isEmpty() && System.currentTimeMillis() < end) {
-                        for (String[] event : events) {
+                        for (String[] event : watchesHeld ? List.<String[]>of() : events) {
                             if (event[0].equals(path) && Long.parseLong(event[1]) > since) {
                                 found.add(event[2]);
                             }
