@@ -39,12 +39,14 @@ class PodInstallIT {
     private static final String NAMESPACE = "policies";
     private static Path runDir;
     private static KubeHttp admin;
+    private static Properties testbed;
     private static boolean imageBuilt;
 
     @BeforeAll
     static void up() throws Exception {
         runDir = Testbed.runDir().resolveSibling("testbed-pods");
         Properties env = Testbed.up(runDir, "--run-pods", "--authorization-mode=RBAC");
+        testbed = env;
         admin = new KubeHttp(Config.fromConfig(env.getProperty("TESTBED_KUBECONFIG")));
     }
 
@@ -89,6 +91,74 @@ class PodInstallIT {
             Files.writeString(folder.resolve(file.getKey()), file.getValue());
         }
         return folder;
+    }
+
+    /**
+     * Installed as a platform team installs, with kubectl itself (Debian's, of the API server's
+     * release) and not mooring:install: {@code kubectl apply -f install.yaml} on a namespace that
+     * does not exist (the file creates it), then the folder through an overlay that moves it to
+     * {@code team-a} with a name prefix, {@code kubectl apply -k}. Each operator serves its own
+     * webhooks there, through the API server: a Deployment of its namespace gets its team label, and a
+     * change of the label is denied. Deleting both with kubectl leaves no webhook registration.
+     */
+    @Test
+    void kubectlInstallsInstallYamlAndAnOverlayToAnotherNamespaceEachServingItsWebhooks() throws Exception {
+        buildTheImage();
+        Path folder = manifests("kubectl-first", null, 1, 0);
+        assertTrue(admin.getOptional("/api/v1/namespaces/kubectl-first", Map.of()).isEmpty(), "a namespace nobody made yet");
+        kubectl("apply", "-f", folder.resolve("install.yaml").toString());
+        kubectl("rollout", "status", "deployment/policies", "-n", "kubectl-first", "--timeout=240s");
+        defaultsAndKeepsTheTeamLabel("kubectl-first");
+
+        Path overlay = Files.createDirectories(runDir.resolve("team-a-overlay"));
+        Files.writeString(overlay.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                + "namespace: team-a\nnamePrefix: team-a-\nresources:\n  - " + overlay.relativize(folder) + "\n");
+        kubectl("apply", "-k", overlay.toString());
+        kubectl("rollout", "status", "deployment/team-a-policies", "-n", "team-a", "--timeout=240s");
+        defaultsAndKeepsTheTeamLabel("team-a");
+        String registrations = kubectl("get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "name");
+        for (String name : List.of("policies.kubectl-first.svc", "team-a-policies.team-a.svc")) {
+            assertTrue(registrations.contains("validatingwebhookconfiguration.admissionregistration.k8s.io/" + name)
+                    && registrations.contains("mutatingwebhookconfiguration.admissionregistration.k8s.io/" + name), registrations);
+        }
+
+        kubectl("delete", "-k", overlay.toString(), "--wait=false");
+        kubectl("delete", "-f", folder.resolve("install.yaml").toString(), "--wait=false");
+        assertEquals("", kubectl("get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "name").strip(),
+                "no registration is left to refuse requests");
+    }
+
+    /** In {@code namespace}, the operator's mutating webhook defaults a new Deployment's team label and its validating one keeps it. */
+    private static void defaultsAndKeepsTheTeamLabel(String namespace) throws Exception {
+        String deployments = "/apis/apps/v1/namespaces/" + namespace + "/deployments";
+        var created = Eventually.await("the webhooks of " + namespace + " serving", Duration.ofSeconds(60), () -> {
+            try {
+                return admin.send("POST", deployments, Map.of(), "{\"metadata\":{\"name\":\"app\"},\"spec\":{\"replicas\":0,\"selector\":"
+                        + "{\"matchLabels\":{\"app\":\"app\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"app\"}},\"spec\":"
+                        + "{\"containers\":[{\"name\":\"c\",\"image\":\"none\"}]}}}}", "application/json");
+            } catch (KubernetesException e) {
+                return null; // its certificate not yet written, or the pod not yet in the Service's endpoints
+            }
+        }, answer -> answer != null);
+        assertEquals("unassigned", created.getAsJsonObject("metadata").getAsJsonObject("labels").get(DeploymentPolicy.TEAM).getAsString(),
+                created.toString());
+        KubernetesException denied = org.junit.jupiter.api.Assertions.assertThrows(KubernetesException.class,
+                () -> admin.send("PATCH", deployments + "/app", Map.of(), "{\"metadata\":{\"labels\":{\"" + DeploymentPolicy.TEAM
+                        + "\":\"other\"}}}", "application/merge-patch+json"));
+        assertTrue(denied.getMessage().contains("denied the request") && denied.getMessage().contains("is immutable"), denied.getMessage());
+    }
+
+    /** Runs the testbed's kubectl against it; its output, or a failure with what it printed. */
+    private static String kubectl(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(testbed.getProperty("TESTBED_KUBECTL")));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("KUBECONFIG", testbed.getProperty("TESTBED_KUBECONFIG"));
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(5, java.util.concurrent.TimeUnit.MINUTES), "kubectl " + String.join(" ", args) + " did not end");
+        assertEquals(0, process.exitValue(), "kubectl " + String.join(" ", args) + ":\n" + output);
+        return output;
     }
 
     @Test
