@@ -122,6 +122,8 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
      * may have written until now, so each controller's informers list again before its workers start.
      */
     private volatile boolean handOver;
+    /** Set by a cold {@link #takeOver()}: every informer's first list is a consistent one. */
+    private volatile boolean consistentFirstLists;
     /** The controllers whose hand-over lists are under way or done. */
     private final Set<ControllerRunner<?>> caughtUp = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The hand-over's list asked of each informer (its ticket): one list per informer, whichever controllers share it. */
@@ -207,8 +209,24 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
      * sync: no list is sent again.
      */
     public synchronized void start() {
+        begin(false);
+    }
+
+    /**
+     * {@link #start()} after this replica took the lead from another, which may have written until
+     * now: with read-your-writes, a warm cache lists again before the workers start (see
+     * {@link #catchUp}); a cold one lists consistently the first time (not from the API server's
+     * watch cache), which is as good and costs no second list.
+     */
+    @Override
+    public synchronized void takeOver() {
+        begin(true);
+    }
+
+    private void begin(boolean takingOver) {
         workersWanted.set(true);
-        handOver = startup != null && reads.settings().enabled();
+        handOver = takingOver && startup != null && reads.settings().enabled();
+        consistentFirstLists = takingOver && startup == null && reads.settings().enabled();
         if (startup == null) {
             startup = executor.submit(this::startUp);
         }
@@ -309,7 +327,7 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
             }
             for (ControllerRunner<?> runner : all) {
                 if (runner.state() == ControllerState.STARTING) {
-                    subscriptionsOf(runner).primary.forEach(informer -> pool.start(informer, executor, scheduler));
+                    subscriptionsOf(runner).primary.forEach(this::startInformer);
                 }
             }
             for (ControllerRunner<?> runner : all) {
@@ -317,7 +335,7 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
             }
             for (ControllerRunner<?> runner : all) {
                 if (runner.state() == ControllerState.STARTING) {
-                    subscriptionsOf(runner).all.forEach(informer -> pool.start(informer, executor, scheduler));
+                    subscriptionsOf(runner).all.forEach(this::startInformer);
                     followNamespaces(runner);
                 }
             }
@@ -334,6 +352,14 @@ public final class OperatorRuntime implements dev.mooring.engine.replica.Replica
             LOG.log(Level.SEVERE, "Mooring start-up failed", e);
             all.forEach(runner -> runner.fail(e));
         }
+    }
+
+    /** Starts an informer (once: the pool ignores a second start); after a cold take-over, its first list consistent. */
+    private void startInformer(Informer<?> informer) {
+        if (consistentFirstLists && !pool.started(informer)) {
+            informer.askRelist(); // asked before its loop lists: that first list serves it, read consistently
+        }
+        pool.start(informer, executor, scheduler);
     }
 
     private Subscriptions subscriptionsOf(ControllerRunner<?> runner) {

@@ -271,7 +271,7 @@ class OperatorRuntimeTest {
         assertEquals(ControllerState.STARTING, runtime.statuses().get(0).state());
 
         CountDownLatch handOverList = api.hold("configmaps");
-        runtime.start();
+        runtime.takeOver(); // elected
         await("the hand-over's list asked for", () -> api.lists().size() == 2);
         Thread.sleep(300);
         assertEquals(List.of(), passes, "no pass before the cache listed again after the hand-over");
@@ -285,6 +285,21 @@ class OperatorRuntimeTest {
     }
 
     @Test
+    void aColdStandbyThatTakesOverListsConsistentlyOnceAndAStartListsFromTheWatchCache() throws Exception {
+        api.objects("configmaps", "a");
+        build(maps("maps", LONG, List.of()), maps("other", LONG, List.of())).takeOver();
+        await("the passes of ConfigMap a", () -> passes.containsAll(List.of("maps a", "other a")));
+        assertEquals(List.of("none"), api.listVersions(), "one list, consistent: whatever the last leader wrote is in it");
+
+        runtime.stop();
+        passes.clear();
+        api.listVersions.clear();
+        build(maps("maps", LONG, List.of())).start();
+        await("the pass of ConfigMap a", () -> passes.contains("maps a"));
+        assertEquals(List.of("0"), api.listVersions(), "one replica, no take-over: from the watch cache");
+    }
+
+    @Test
     void withoutReadYourWritesAWarmStandbyStartsWithoutListingAgain() throws Exception {
         api.objects("configmaps", "a");
         KubeHttp http = api.http();
@@ -293,9 +308,9 @@ class OperatorRuntimeTest {
                 .controller(maps("maps", LONG, List.of()), recording("maps")).build();
         runtime.warmUp();
         await("the ConfigMap queued", () -> runtime.statuses().get(0).queued() == 1);
-        runtime.start();
+        runtime.takeOver();
         await("the pass of ConfigMap a", () -> passes.contains("maps a"));
-        assertEquals(List.of("0"), api.listVersions(), "start() after warmUp() lists nothing again");
+        assertEquals(List.of("0"), api.listVersions(), "takeOver() after warmUp() lists nothing again");
     }
 
     @Test
@@ -621,7 +636,7 @@ class OperatorRuntimeTest {
         private final List<String> lists = new CopyOnWriteArrayList<>();
         private final List<String> listedPaths = new CopyOnWriteArrayList<>();
         /** The resourceVersion each list asked for ("none" for a consistent list), in order. */
-        private final List<String> listVersions = new CopyOnWriteArrayList<>();
+        final List<String> listVersions = new CopyOnWriteArrayList<>();
         private final Map<String, java.util.concurrent.ConcurrentLinkedDeque<String>> events = new ConcurrentHashMap<>();
         final AtomicInteger discoveries = new AtomicInteger();
         final AtomicInteger watches = new AtomicInteger();

@@ -127,7 +127,12 @@ public final class InformerPool {
         tasks.put(informer, List.of(executor.submit(informer::run), resync));
     }
 
-    /** Distinct informers (watch subscriptions) held now. */
+    /** Whether {@link #start} has started {@code informer} (its loop runs, or ran). */
+    public synchronized boolean started(Informer<?> informer) {
+        return tasks.containsKey(informer);
+    }
+
+        /** Distinct informers (watch subscriptions) held now. */
     public synchronized int count() {
         return informers.size();
     }

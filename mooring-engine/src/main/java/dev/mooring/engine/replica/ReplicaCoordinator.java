@@ -49,6 +49,14 @@ public final class ReplicaCoordinator {
         /** Passes run from now on (after the caches synced). */
         void start();
 
+        /**
+         * Passes run from now on, this replica having just taken the lead over another that may
+         * have written until now (by default, {@link #start()}).
+         */
+        default void takeOver() {
+            start();
+        }
+
         /** Every controller stops at once with {@code cause}; the workload stays failed. */
         void fail(Throwable cause);
 
@@ -181,7 +189,7 @@ public final class ReplicaCoordinator {
                 public void acquired() {
                     term.set(Term.LEADING);
                     events.fire(LifecycleEvent.Type.LEADERSHIP_ACQUIRED, LifecycleEvent.Scope.LEADER, identity(), null);
-                    workload.start();
+                    workload.takeOver();
                 }
 
                 @Override

@@ -142,8 +142,8 @@ class ReplicaCoordinatorTest {
         assertEquals(List.of("STARTUP PROCESS", "warm"), happened, "no worker while another leads");
 
         held("work", ""); // released by the other
-        await("elected", () -> happened.contains("start"));
-        assertEquals(List.of("STARTUP PROCESS", "warm", "LEADERSHIP_ACQUIRED LEADER me", "start"), happened);
+        await("elected", () -> happened.contains("take over"));
+        assertEquals(List.of("STARTUP PROCESS", "warm", "LEADERSHIP_ACQUIRED LEADER me", "take over"), happened);
         assertTrue(replica.leader());
         assertEquals("leader (me, Lease ops/work)", replica.leadership());
         assertEquals("me", holder("work"));
@@ -153,20 +153,20 @@ class ReplicaCoordinatorTest {
     void aColdStandbyDoesNotWarmUp() throws Exception {
         ReplicaCoordinator replica = coordinator(new ReplicaMode.LeaderElected(election("work"), false));
         replica.start(new Work());
-        await("elected", () -> happened.contains("start"));
-        assertEquals(List.of("STARTUP PROCESS", "LEADERSHIP_ACQUIRED LEADER me", "start"), happened);
+        await("elected", () -> happened.contains("take over"));
+        assertEquals(List.of("STARTUP PROCESS", "LEADERSHIP_ACQUIRED LEADER me", "take over"), happened);
     }
 
     @Test
     void aLostLeaderFailsItsWorkloadAwaitsItsWorkersThenReportsTheLossAndTheProcessFailure() throws Exception {
         ReplicaCoordinator replica = coordinator(new ReplicaMode.LeaderElected(election("work"), false));
         replica.start(new Work());
-        await("elected", () -> happened.contains("start"));
+        await("elected", () -> happened.contains("take over"));
         synchronized (api) {
             api.leases.remove("work"); // deleted while it leads
         }
         await("the process failure", () -> happened.contains("FAILURE PROCESS: Leader Lease was deleted"));
-        assertEquals(List.of("STARTUP PROCESS", "LEADERSHIP_ACQUIRED LEADER me", "start", "fail: Leader Lease was deleted",
+        assertEquals(List.of("STARTUP PROCESS", "LEADERSHIP_ACQUIRED LEADER me", "take over", "fail: Leader Lease was deleted",
                 "await", "LEADERSHIP_LOST LEADER me: Leader Lease was deleted", "FAILURE PROCESS: Leader Lease was deleted"), happened);
         replica.stop();
         assertEquals("SHUTDOWN PROCESS", happened.get(happened.size() - 1), "the term ended once: no leader-scope SHUTDOWN");
@@ -180,9 +180,9 @@ class ReplicaCoordinatorTest {
         Work work = new Work();
         work.onStop = () -> happened.add("Lease held by " + holder("work"));
         replica.start(work);
-        await("elected", () -> happened.contains("start"));
+        await("elected", () -> happened.contains("take over"));
         replica.stop();
-        assertEquals(List.of("STARTUP PROCESS", "LEADERSHIP_ACQUIRED LEADER me", "start", "stop", "Lease held by me", "await",
+        assertEquals(List.of("STARTUP PROCESS", "LEADERSHIP_ACQUIRED LEADER me", "take over", "stop", "Lease held by me", "await",
                 "SHUTDOWN LEADER me", "SHUTDOWN PROCESS"), happened);
         assertEquals("", holder("work"), "released after the drain");
     }
@@ -192,10 +192,10 @@ class ReplicaCoordinatorTest {
         ReplicaCoordinator replica = coordinator(new ReplicaMode.LeaderElected(election("work"), false));
         Work work = new Work();
         replica.start(work);
-        await("elected", () -> happened.contains("start"));
+        await("elected", () -> happened.contains("take over"));
         work.failsItself("controller x: broke");
         await("released", () -> "".equals(holder("work")));
-        assertEquals(List.of("STARTUP PROCESS", "LEADERSHIP_ACQUIRED LEADER me", "start", "failed by itself", "fail: leadership ended",
+        assertEquals(List.of("STARTUP PROCESS", "LEADERSHIP_ACQUIRED LEADER me", "take over", "failed by itself", "fail: leadership ended",
                 "await", "FAILURE LEADER me", "FAILURE PROCESS"), happened);
         assertFalse(replica.healthy());
     }
@@ -260,6 +260,11 @@ class ReplicaCoordinatorTest {
         @Override
         public void start() {
             happened.add("start");
+        }
+
+        @Override
+        public void takeOver() {
+            happened.add("take over");
         }
 
         @Override
