@@ -81,11 +81,16 @@ class PodInstallIT {
 
     /** Like {@link #manifests(String, String)}, with {@code replicas} pods sharing {@code shards} shards (0: no sharding). */
     private static Path manifests(String namespace, String certificates, int replicas, int shards) throws Exception {
+        return manifests("policies", namespace, certificates, replicas, shards);
+    }
+
+    /** Like {@link #manifests(String, String, int, int)}, the operator named {@code name} (its cluster-wide objects too). */
+    private static Path manifests(String name, String namespace, String certificates, int replicas, int shards) throws Exception {
         Path folder = Files.createTempDirectory(runDir, namespace + "-manifests");
         // Mooring's EAR brings the ConfigMap mirror, the example's package three policies
         Map<String, String> files = GenerateManifests.files(List.of(DeploymentPolicy.class, PodPolicy.class,
                 dev.mooring.examples.admission.DatabasePolicy.class, dev.mooring.examples.mirror.ConfigMapMirror.class),
-                GenerateManifests.Options.builder().name("policies").namespace(namespace).image(TAG)
+                GenerateManifests.Options.builder().name(name).namespace(namespace).image(TAG)
                         .replicas(replicas).certificates(certificates).shards(shards).build(), Map.of());
         for (Map.Entry<String, String> file : files.entrySet()) {
             Files.writeString(folder.resolve(file.getKey()), file.getValue());
@@ -104,28 +109,32 @@ class PodInstallIT {
     @Test
     void kubectlInstallsInstallYamlAndAnOverlayToAnotherNamespaceEachServingItsWebhooks() throws Exception {
         buildTheImage();
-        Path folder = manifests("kubectl-first", null, 1, 0);
-        assertTrue(admin.getOptional("/api/v1/namespaces/kubectl-first", Map.of()).isEmpty(), "a namespace nobody made yet");
-        kubectl("apply", "-f", folder.resolve("install.yaml").toString());
-        kubectl("rollout", "status", "deployment/policies", "-n", "kubectl-first", "--timeout=240s");
-        defaultsAndKeepsTheTeamLabel("kubectl-first");
-
+        // named apart from the other tests' operator: its cluster-wide objects (ClusterRoles, registrations) are its own
+        Path folder = manifests("platform", "kubectl-first", null, 1, 0);
         Path overlay = Files.createDirectories(runDir.resolve("team-a-overlay"));
         Files.writeString(overlay.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
                 + "namespace: team-a\nnamePrefix: team-a-\nresources:\n  - " + overlay.relativize(folder) + "\n");
-        kubectl("apply", "-k", overlay.toString());
-        kubectl("rollout", "status", "deployment/team-a-policies", "-n", "team-a", "--timeout=240s");
-        defaultsAndKeepsTheTeamLabel("team-a");
-        String registrations = kubectl("get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "name");
-        for (String name : List.of("policies.kubectl-first.svc", "team-a-policies.team-a.svc")) {
-            assertTrue(registrations.contains("validatingwebhookconfiguration.admissionregistration.k8s.io/" + name)
-                    && registrations.contains("mutatingwebhookconfiguration.admissionregistration.k8s.io/" + name), registrations);
-        }
+        try {
+            assertTrue(admin.getOptional("/api/v1/namespaces/kubectl-first", Map.of()).isEmpty(), "a namespace nobody made yet");
+            kubectl("apply", "-f", folder.resolve("install.yaml").toString());
+            kubectl("rollout", "status", "deployment/platform", "-n", "kubectl-first", "--timeout=240s");
+            defaultsAndKeepsTheTeamLabel("kubectl-first");
 
-        kubectl("delete", "-k", overlay.toString(), "--wait=false");
-        kubectl("delete", "-f", folder.resolve("install.yaml").toString(), "--wait=false");
-        assertEquals("", kubectl("get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "name").strip(),
-                "no registration is left to refuse requests");
+            kubectl("apply", "-k", overlay.toString());
+            kubectl("rollout", "status", "deployment/team-a-platform", "-n", "team-a", "--timeout=240s");
+            defaultsAndKeepsTheTeamLabel("team-a");
+            String registrations = kubectl("get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "name");
+            for (String name : List.of("platform.kubectl-first.svc", "team-a-platform.team-a.svc")) {
+                assertTrue(registrations.contains("validatingwebhookconfiguration.admissionregistration.k8s.io/" + name)
+                        && registrations.contains("mutatingwebhookconfiguration.admissionregistration.k8s.io/" + name), registrations);
+            }
+        } finally {
+            // the Namespace goes first and takes what is in it along: the rest may be gone already
+            kubectl("delete", "-k", overlay.toString(), "--wait=false", "--ignore-not-found");
+            kubectl("delete", "-f", folder.resolve("install.yaml").toString(), "--wait=false", "--ignore-not-found");
+        }
+        String left = kubectl("get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "name");
+        assertTrue(!left.contains("platform"), "no registration of either is left to refuse requests: " + left);
     }
 
     /** In {@code namespace}, the operator's mutating webhook defaults a new Deployment's team label and its validating one keeps it. */
