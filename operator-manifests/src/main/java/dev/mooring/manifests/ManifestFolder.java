@@ -79,11 +79,24 @@ public final class ManifestFolder {
         for (String file : files) {
             String text = texts.get(file);
             for (Map.Entry<String, String> variable : variables.entrySet()) {
-                text = text.replace("$(" + variable.getKey() + ")", variable.getValue());
+                String placeholder = "$(" + variable.getKey() + ")";
+                long grown = (long) occurrences(text, placeholder) * Math.max(0, variable.getValue().length() - placeholder.length());
+                if (text.length() + grown > MAX_FILE_BYTES) {
+                    throw new IllegalArgumentException(file + ": its variables resolved would make it larger than " + MAX_FILE_BYTES + " bytes");
+                }
+                text = text.replace(placeholder, variable.getValue());
             }
             objects.addAll(documents(text, file));
         }
         return objects;
+    }
+
+    private static int occurrences(String text, String part) {
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+            count++;
+        }
+        return count;
     }
 
     /**
@@ -122,6 +135,10 @@ public final class ManifestFolder {
                     .filter(String.class::isInstance).map(String.class::cast).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException(kustomization + ": var " + name + " refers to " + kind + " " + objectName
                             + " (" + field + "), which no listed file holds"));
+            if (value.length() > 253) {
+                throw new IllegalArgumentException(kustomization + ": var " + name + " resolves to a value of " + value.length()
+                        + " characters; a Kubernetes name has at most 253");
+            }
             values.put(name, value);
         }
         return values;

@@ -59,6 +59,19 @@ class ManifestFolderTest {
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder));
         assertTrue(missing.getMessage().endsWith("var NAME refers to ServiceAccount other (metadata.name), which no listed file holds"),
                 missing.getMessage());
+        // a hostile folder: a long value times many placeholders would multiply a file's size
+        String longName = "n".repeat(300);
+        Files.writeString(folder.resolve("a.yaml"), "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: " + longName
+                + "\n  namespace: ops\n");
+        Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\n" + vars.replace("name: op}", "name: " + longName + "}"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder)).getMessage()
+                .endsWith("var NAME resolves to a value of 300 characters; a Kubernetes name has at most 253"));
+        String name = "m".repeat(250);
+        Files.writeString(folder.resolve("a.yaml"), "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: " + name
+                + "\n  namespace: ops\n---\n" + CONFIG_MAP.replace("name: a", "name: a") + "# " + "$(NAME)".repeat(40_000) + "\n");
+        Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\n" + vars.replace("name: op}", "name: " + name + "}"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder)).getMessage()
+                .endsWith("a.yaml: its variables resolved would make it larger than " + ManifestFolder.MAX_FILE_BYTES + " bytes"));
         Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\nvars: {name: X}\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ManifestFolder.read(folder)).getMessage().endsWith("vars is not a list"));
         Files.writeString(folder.resolve("kustomization.yaml"), "resources:\n  - a.yaml\nvars:\n  - name: \"$(X)\"\n");
